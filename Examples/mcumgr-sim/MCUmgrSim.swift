@@ -1,0 +1,206 @@
+import ArgumentParser
+import Logging
+import SMPSimulator
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `mcumgr-sim`: a simulated Zephyr device with MCUboot that any SMP client can reach over UDP.
+@main
+struct MCUmgrSim: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mcumgr-sim",
+        abstract: "Run a simulated Zephyr/MCUboot device that answers SMP (mcumgr) over UDP.",
+        discussion: """
+            The device starts with a running, confirmed MCUboot image in slot 0 of each image and
+            empty secondary slots. It prints "listening on HOST:PORT" once bound, logs one line per
+            request on standard error, and stops on SIGINT or SIGTERM.
+            """)
+
+    @Option(name: .customLong("udp"), help: "Address to serve, HOST:PORT or [IPv6]:PORT (repeatable).")
+    var endpoints: [String] = ["127.0.0.1:1337"]
+
+    @Option(name: .customLong("buf-count"), help: "SMP buffers (buf_count): requests held at once.")
+    var bufferCount = 4
+
+    @Option(name: .customLong("buf-size"), help: "Bytes per SMP buffer (buf_size), header included.")
+    var bufferSize = 2048
+
+    @Option(name: .customLong("overflow"), help: "A request beyond buf-count is 'drop'ped or answered 'nomem' (rc 2).")
+    var overflow: String = "nomem"
+
+    @Option(name: .customLong("latency"), help: "Milliseconds between handling a request and answering it.")
+    var latency: Double = 0
+
+    @Option(name: .customLong("bandwidth"), help: "Link throughput in bytes per second (default unlimited).")
+    var bandwidth: Int?
+
+    @Option(name: .customLong("flash-ns-per-byte"), help: "Nanoseconds flash takes to write one byte.")
+    var flashNanosecondsPerByte: Int = 0
+
+    @Option(name: .customLong("drop"), help: "Percent of packets dropped (both directions).")
+    var drop: Double = 0
+
+    @Option(name: .customLong("duplicate"), help: "Percent of packets delivered twice.")
+    var duplicate: Double = 0
+
+    @Option(name: .customLong("reorder"), help: "Percent of packets held back behind the next one.")
+    var reorder: Double = 0
+
+    @Option(name: .customLong("delay"), help: "Percent of packets delayed by --delay-ms.")
+    var delay: Double = 0
+
+    @Option(name: .customLong("delay-ms"), help: "Extra delay of a delayed packet, and longest hold of a reordered one.")
+    var delayMilliseconds: Double = 100
+
+    @Option(name: .customLong("fault-direction"), help: "Packets the fault percentages apply to: requests, responses or both.")
+    var faultDirection: String = "both"
+
+    @Option(name: .customLong("seed"), help: "Seed of the fault generator.")
+    var seed: UInt64 = 1
+
+    @Option(name: .customLong("reset-at"), help: "Reset the device (no answer) at the first upload chunk at or past this offset, once.")
+    var resetAt: Int?
+
+    @Option(name: .customLong("disconnect-at"), help: "Go silent (link down) at the first upload chunk at or past this offset, once.")
+    var disconnectAt: Int?
+
+    @Option(name: .customLong("reconnect-delay"), help: "Milliseconds the link stays down after --disconnect-at.")
+    var reconnectDelay: Double = 500
+
+    @Option(name: .customLong("images"), help: "Updatable images, each with two slots.")
+    var images = 2
+
+    @Option(name: .customLong("slot-size"), help: "Bytes per image slot.")
+    var slotSize = 0x80000
+
+    @Option(name: .customLong("image-version"), help: "Version of the running images, e.g. 1.0.0 or 1.0.0+3.")
+    var imageVersion = "1.0.0"
+
+    @Option(name: .customLong("image-size"), help: "Payload bytes of the running images.")
+    var imageSize = 65_536
+
+    @Option(name: .customLong("boot-time"), help: "Milliseconds the device needs to boot after a reset.")
+    var bootTime: Double = 300
+
+    @Option(name: .customLong("reset-delay"), help: "Milliseconds from the reset response to the reboot.")
+    var resetDelay: Double = 250
+
+    @Option(name: .customLong("mode"), help: "MCUboot mode reported by bootloader info (3 = swap using move).")
+    var mode = 3
+
+    @Flag(name: .customLong("indefinite-maps"), help: "Encode responses with indefinite-length maps, as a default Zephyr build does.")
+    var indefiniteMaps = false
+
+    @Flag(name: .customLong("no-downgrade"), help: "MCUboot refuses to boot an older image (reported by bootloader info).")
+    var noDowngrade = false
+
+    @Flag(name: .customLong("keep-upload-state"), help: "Keep the image upload state across resets (Zephyr loses it).")
+    var keepUploadState = false
+
+    @Flag(name: .customLong("no-smp-v1"), help: "Refuse SMP v1 requests (rc 12).")
+    var noSMPv1 = false
+
+    @Flag(name: .customLong("clock-set"), help: "Start with the clock set instead of answering RTC_NOT_SET.")
+    var clockSet = false
+
+    @Flag(name: .customLong("quiet"), help: "Do not log each request.")
+    var quiet = false
+
+    func validate() throws {
+        guard !endpoints.isEmpty, endpoints.allSatisfy({ UDPEndpoint($0) != nil }) else {
+            throw ValidationError("--udp expects HOST:PORT or [IPv6]:PORT")
+        }
+        guard bufferCount >= 1, bufferSize >= 64 else { throw ValidationError("--buf-count must be ≥ 1 and --buf-size ≥ 64") }
+        guard ["drop", "nomem"].contains(overflow) else { throw ValidationError("--overflow is 'drop' or 'nomem'") }
+        guard ["requests", "responses", "both"].contains(faultDirection) else {
+            throw ValidationError("--fault-direction is 'requests', 'responses' or 'both'")
+        }
+        guard (1...8).contains(images) else { throw ValidationError("--images must be 1 to 8") }
+        guard ImageVersion(imageVersion) != nil else { throw ValidationError("--image-version must look like 1.2.3 or 1.2.3+4") }
+        for percent in [drop, duplicate, reorder, delay] where !(0...100).contains(percent) {
+            throw ValidationError("fault percentages must be between 0 and 100")
+        }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = quiet ? .notice : .info
+            return handler
+        }
+        let device = SimulatedDevice(
+            configuration: deviceConfiguration(), link: linkConfiguration(), faults: faultConfiguration(),
+            logger: Logger(label: "mcumgr-sim"))
+        let version = ImageVersion(imageVersion)!
+        for image in 0..<images {
+            let bytes = MCUbootImageMaker.make(version: version, payloadSize: imageSize, seed: UInt64(image))
+            await device.install(bytes, image: image, slot: 0)
+        }
+        var servers: [SimulatorUDPServer] = []
+        for text in endpoints {
+            let endpoint = UDPEndpoint(text)!
+            do {
+                let server = try await SimulatorUDPServer.start(device: device, host: endpoint.host, port: endpoint.port)
+                servers.append(server)
+                print("listening on \(UDPEndpoint(host: endpoint.host, port: server.port))")
+                fflush(stdout)
+            } catch {
+                for server in servers { await server.close() }
+                throw ValidationError("cannot bind \(endpoint): \(error)")
+            }
+        }
+        let signal = await SignalWaiter.wait()
+        FileHandleLike.standardError("mcumgr-sim: signal \(signal), stopping")
+        for server in servers { await server.close() }
+    }
+
+    private func deviceConfiguration() -> DeviceConfiguration {
+        var c = DeviceConfiguration()
+        c.bufferSize = bufferSize
+        c.bufferCount = bufferCount
+        c.imageCount = images
+        c.slotSize = slotSize
+        c.usesIndefiniteLengthMaps = indefiniteMaps
+        c.preventsDowngrade = noDowngrade
+        c.keepsUploadStateAcrossReset = keepUploadState
+        c.supportsSMPv1 = !noSMPv1
+        c.clockStartsSet = clockSet
+        c.bootloaderMode = mode
+        c.bootDuration = .milliseconds(bootTime)
+        c.resetDelay = .milliseconds(resetDelay)
+        return c
+    }
+
+    private func linkConfiguration() -> LinkConfiguration {
+        LinkConfiguration(
+            latency: .milliseconds(latency), bandwidth: bandwidth,
+            flashWriteTimePerByte: .nanoseconds(flashNanosecondsPerByte),
+            bufferOverflow: overflow == "drop" ? .drop : .answerNoMemory)
+    }
+
+    private func faultConfiguration() -> FaultConfiguration {
+        var f = FaultConfiguration()
+        f.seed = seed
+        f.dropPercent = drop
+        f.duplicatePercent = duplicate
+        f.reorderPercent = reorder
+        f.delayPercent = delay
+        f.delay = .milliseconds(delayMilliseconds)
+        f.directions = faultDirection == "requests" ? .requests : faultDirection == "responses" ? .responses : .both
+        f.resetAtUploadOffset = resetAt
+        f.disconnectAtUploadOffset = disconnectAt
+        f.reconnectDelay = .milliseconds(reconnectDelay)
+        return f
+    }
+}
+
+/// Writes a line to standard error.
+enum FileHandleLike {
+    static func standardError(_ line: String) {
+        fputs(line + "\n", stderr)
+    }
+}

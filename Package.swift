@@ -1,0 +1,145 @@
+// swift-tools-version: 6.1
+// swift-mcumgr: the McuManager / SMP (Simple Management Protocol) stack for Swift on Linux.
+
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "swift-mcumgr",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "CBOR", targets: ["CBOR"]),
+        .library(name: "SMP", targets: ["SMP"]),
+        .library(name: "SMPUDP", targets: ["SMPUDP"]),
+        .library(name: "McuBoot", targets: ["McuBoot"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // System libraries (Debian: libcbor-dev, libbluetooth-dev).
+        .systemLibrary(
+            name: "CCBOR",
+            pkgConfig: "libcbor",
+            providers: [.apt(["libcbor-dev"])]
+        ),
+        .systemLibrary(
+            name: "CBlueZ",
+            pkgConfig: "bluez",
+            providers: [.apt(["libbluetooth-dev"])]
+        ),
+
+        // CBOR on libcbor.
+        .target(name: "CBOR", dependencies: ["CCBOR"], swiftSettings: strict),
+
+        // SMP framing, errors, transports protocol and the client session.
+        .target(
+            name: "SMP",
+            dependencies: ["CBOR", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+
+        // UDP transport on SwiftNIO.
+        .target(
+            name: "SMPUDP",
+            dependencies: [
+                "SMP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // MCUboot image parsing and verification.
+        .target(
+            name: "McuBoot",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+
+        // Managers and the firmware upgrade engine.
+        .target(
+            name: "McuMgr",
+            dependencies: [
+                "SMP", "CBOR", "McuBoot",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // The reference device.
+        .target(
+            name: "SMPSimulator",
+            dependencies: [
+                "SMP", "CBOR", "McuBoot",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // Command-line tools.
+        .executableTarget(
+            name: "mcumgr",
+            dependencies: [
+                "McuMgr", "SMPUDP", "SMPSimulator", "McuBoot",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/mcumgr",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "mcumgr-sim",
+            dependencies: [
+                "SMPSimulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/mcumgr-sim",
+            swiftSettings: strict
+        ),
+
+        // Tests.
+        .testTarget(name: "CBORTests", dependencies: ["CBOR"], exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR"], swiftSettings: strict),
+        .testTarget(
+            name: "McuBootTests",
+            dependencies: ["McuBoot", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SMPSimulatorTests",
+            dependencies: ["SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "McuMgrTests",
+            dependencies: ["McuMgr", "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "InteropTests",
+            dependencies: ["SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["SMPSimulator", "McuBoot"],
+            swiftSettings: strict
+        ),
+    ]
+)
+

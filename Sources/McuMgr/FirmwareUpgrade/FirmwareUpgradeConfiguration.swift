@@ -1,0 +1,42 @@
+/// How a firmware upgrade runs; the names follow Nordic's Device Manager libraries.
+public struct FirmwareUpgradeConfiguration: Sendable, Hashable {
+    /// What to do once the image is on the device.
+    public var mode: FirmwareUpgradeMode
+    /// Chunk requests in flight at once; `nil` takes the device's `buf_count − 1` (at least 1).
+    public var pipelineDepth: Int?
+    /// Chunk data lengths are multiples of this (1, 2, 4, 8 or 16).
+    public var byteAlignment: Int
+    /// The device's reassembly buffer (largest request) in bytes; `nil` takes its `buf_size`.
+    public var reassemblyBufferSize: Int?
+    /// Erase the application's settings storage (Zephyr basic group) before resetting.
+    public var eraseAppSettings: Bool
+    /// How long the bootloader is expected to need to swap images; polling starts after it.
+    public var estimatedSwapTime: Duration
+    /// How long to wait for the device to answer again after a reset.
+    public var resetTimeout: Duration
+    /// Refuse an image whose version is not newer than the running one (checked here, and asked of the device).
+    public var rejectsDowngrade: Bool
+    /// Ask for the bootloader's name and mode before validating.
+    public var requestsBootloaderInfo: Bool
+    /// How long to wait for each upload chunk's answer.
+    public var chunkTimeout: Duration
+
+    /// Makes a configuration; defaults are test-and-confirm with sizes taken from the device.
+    public init(
+        mode: FirmwareUpgradeMode = .testAndConfirm, pipelineDepth: Int? = nil, byteAlignment: Int = 1,
+        reassemblyBufferSize: Int? = nil, eraseAppSettings: Bool = false, estimatedSwapTime: Duration = .zero,
+        resetTimeout: Duration = .seconds(60), rejectsDowngrade: Bool = false, requestsBootloaderInfo: Bool = true,
+        chunkTimeout: Duration = .seconds(2)
+    ) {
+        self.mode = mode
+        self.pipelineDepth = pipelineDepth
+        self.byteAlignment = byteAlignment
+        self.reassemblyBufferSize = reassemblyBufferSize
+        self.eraseAppSettings = eraseAppSettings
+        self.estimatedSwapTime = estimatedSwapTime
+        self.resetTimeout = resetTimeout
+        self.rejectsDowngrade = rejectsDowngrade
+        self.requestsBootloaderInfo = requestsBootloaderInfo
+        self.chunkTimeout = chunkTimeout
+    }
+}

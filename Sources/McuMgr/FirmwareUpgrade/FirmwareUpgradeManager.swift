@@ -1,0 +1,59 @@
+import Logging
+import SMP
+
+/// Runs firmware upgrades: validate, upload, test, reset, confirm, with the images checked
+/// before anything is sent.
+public struct FirmwareUpgradeManager: Sendable {
+    /// The session to the device.
+    public let client: SMPClient
+    private let logger: Logger
+
+    /// Makes a manager over a session.
+    public init(client: SMPClient, logger: Logger = Logger(label: "mcumgr.upgrade")) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// Checks the images and the configuration, then starts the upgrade in the background.
+    ///
+    /// Throws at once, with nothing sent, for a malformed image (bad magic, truncated, hash
+    /// mismatch), two images with the same index, or an impossible configuration.
+    public func start(
+        images: [FirmwareUpgradeImage], configuration: FirmwareUpgradeConfiguration = FirmwareUpgradeConfiguration()
+    ) throws(FirmwareUpgradeError) -> FirmwareUpgrade {
+        try Self.validate(images: images, configuration: configuration)
+        return FirmwareUpgrade(client: client, images: images, configuration: configuration, logger: logger)
+    }
+
+    /// Runs an upgrade to the end and returns its report.
+    public func upgrade(
+        images: [FirmwareUpgradeImage], configuration: FirmwareUpgradeConfiguration = FirmwareUpgradeConfiguration()
+    ) async throws(FirmwareUpgradeError) -> FirmwareUpgradeReport {
+        try await start(images: images, configuration: configuration).result()
+    }
+
+    static func validate(images: [FirmwareUpgradeImage], configuration: FirmwareUpgradeConfiguration) throws(FirmwareUpgradeError) {
+        func invalid(_ why: String) -> FirmwareUpgradeError {
+            FirmwareUpgradeError(state: .none, reason: .invalidConfiguration(why))
+        }
+        guard !images.isEmpty else { throw invalid("no image to upgrade") }
+        guard Set(images.map(\.index)).count == images.count else { throw invalid("two images have the same image index") }
+        if let bad = images.first(where: { $0.index < 0 }) { throw invalid("image index \(bad.index) is negative") }
+        if let depth = configuration.pipelineDepth, !(1...255).contains(depth) {
+            throw invalid("pipeline depth must be 1 to 255, not \(depth)")
+        }
+        guard UploadConfiguration.supportedAlignments.contains(configuration.byteAlignment) else {
+            throw invalid("byte alignment must be 1, 2, 4, 8 or 16, not \(configuration.byteAlignment)")
+        }
+        if let size = configuration.reassemblyBufferSize, size < 64 {
+            throw invalid("reassembly buffer size \(size) is too small for an upload request")
+        }
+        for image in images {
+            do {
+                try image.image.verifyHash()
+            } catch {
+                throw FirmwareUpgradeError(state: .none, reason: .invalidImage(index: image.index, error))
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import CBOR
+import SMP
+
+/// File upload (group 8, command 0): chunks carry `name`, `off` and `data`; the first also `len`.
+///
+/// A device that is elsewhere answers `FILE_OFFSET_NOT_VALID` with the offset it expects in `len`;
+/// that becomes an acknowledgement of that offset, so the engine resumes from it.
+public struct FileUploadTarget: UploadTarget {
+    /// The session.
+    public let client: SMPClient
+    /// The file's path on the device.
+    public let name: String
+    /// A file upload is found again by offset, not by a first chunk.
+    public var resumesFromFirstChunk: Bool { false }
+
+    /// Makes a target.
+    public init(client: SMPClient, name: String) {
+        self.client = client
+        self.name = name
+    }
+
+    /// The request map for one chunk: the single place its keys are written.
+    public static func request(name: String, offset: Int, data: ArraySlice<UInt8>, length: Int?) -> CBORValue {
+        var entries: [(key: CBORValue, value: CBORValue)] = [
+            (.text("name"), .text(name)),
+            (.text("off"), .unsigned(UInt64(offset))),
+            (.text("data"), .bytes(Array(data))),
+        ]
+        if let length { entries.append((.text("len"), .unsigned(UInt64(length)))) }
+        return .map(entries)
+    }
+
+    /// Exact packet size, computed from the encoded map with empty data.
+    public func packetSize(offset: Int, dataLength: Int, totalLength: Int, isFirst: Bool) -> Int {
+        let map = Self.request(name: name, offset: offset, data: [], length: isFirst ? totalLength : nil)
+        return SMPHeader.size + CBORWriter().encode(map).count - 1 + cborByteStringHeadLength(dataLength) + dataLength
+    }
+
+    /// Sends one chunk and returns the device's offset.
+    public func sendChunk(
+        offset: Int, data: ArraySlice<UInt8>, totalLength: Int, isFirst: Bool,
+        timeout: Duration, retries: Int
+    ) async throws -> UploadAcknowledgement {
+        let map = Self.request(name: name, offset: offset, data: data, length: isFirst ? totalLength : nil)
+        let response = try await client.exchange(.write, group: .fs, command: 0, payload: map, timeout: timeout, retries: retries)
+        if let error = SMPDeviceError(response: response) {
+            // A device that is elsewhere names the offset it expects in `len`, next to the error.
+            if case .fs(.fileOffsetNotValid) = error, let expected = response["len"]?.intValue {
+                return UploadAcknowledgement(nextOffset: expected)
+            }
+            throw SMPError.device(error)
+        }
+        guard let next = response["off"]?.intValue else {
+            throw SMPError.invalidResponse("file upload answer has no \"off\": \(response)")
+        }
+        return UploadAcknowledgement(nextOffset: next)
+    }
+}

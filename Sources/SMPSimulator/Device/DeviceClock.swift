@@ -1,0 +1,28 @@
+/// The device's real-time clock: unset until a date-time write, then it runs on from the value written.
+struct DeviceClock: Sendable {
+    private var base: (milliseconds: Int64, at: ContinuousClock.Instant)?
+
+    init(startsSet: Bool) {
+        if startsSet {
+            base = (CivilTime(year: 2024, month: 1, day: 1, hour: 0, minute: 0, second: 0).millisecondsSinceEpoch, .now)
+        }
+    }
+
+    /// The current time, or nil when the clock was never set.
+    var now: CivilTime? {
+        guard let base else { return nil }
+        let elapsed = ContinuousClock.now - base.at
+        let ms = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+        return CivilTime(millisecondsSinceEpoch: base.milliseconds + ms)
+    }
+
+    /// Microseconds since 1970 when set (for log time stamps).
+    var microsecondsSinceEpoch: Int64? {
+        now.map { $0.millisecondsSinceEpoch * 1000 }
+    }
+
+    /// Sets the clock.
+    mutating func set(_ time: CivilTime) {
+        base = (time.millisecondsSinceEpoch, .now)
+    }
+}

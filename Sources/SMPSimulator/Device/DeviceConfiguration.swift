@@ -1,0 +1,63 @@
+/// How the simulated device is built: the Kconfig choices of a Zephyr `smp_svr` image and its MCUboot.
+public struct DeviceConfiguration: Sendable {
+    /// `buf_size`: bytes of one SMP buffer, header included (`CONFIG_MCUMGR_TRANSPORT_NETBUF_SIZE`).
+    public var bufferSize: Int = 2048
+    /// `buf_count`: SMP buffers, i.e. requests the device holds at once (`CONFIG_MCUMGR_TRANSPORT_NETBUF_COUNT`).
+    public var bufferCount: Int = 4
+    /// Updatable images, each with a primary and a secondary slot.
+    public var imageCount: Int = 2
+    /// Size of every image slot in bytes.
+    public var slotSize: Int = 0x80000
+    /// Encode response maps and arrays with indefinite length (`0xbf … 0xff`), as a default Zephyr build does.
+    public var usesIndefiniteLengthMaps = false
+    /// Accept SMP v1 requests (`CONFIG_MCUMGR_SMP_SUPPORT_ORIGINAL_PROTOCOL`); without it they get `rc` 12.
+    public var supportsSMPv1 = true
+    /// Check the finished upload against its `sha` and answer `match` (`CONFIG_IMG_ENABLE_IMAGE_CHECK`).
+    public var checksUploadedImages = true
+    /// Keep the image upload state across a reset (Zephyr loses it).
+    public var keepsUploadStateAcrossReset = false
+    /// MCUboot mode reported by bootloader info (`enum mcuboot_mode`; 3 = swap using move).
+    public var bootloaderMode: Int = 3
+    /// MCUboot refuses to boot an older image (`MCUBOOT_DOWNGRADE_PREVENTION`); reported as `no-downgrade`.
+    public var preventsDowngrade = false
+    /// Allow confirming slots of images other than the running one (`..._ALLOW_CONFIRM_NON_ACTIVE_IMAGE_ANY`).
+    public var allowsConfirmingOtherImages = true
+    /// Compare build numbers too for `upgrade: true` (`..._VERSION_CMP_USE_BUILD_NUMBER`).
+    public var comparesBuildNumbers = false
+    /// Time from the reset response to the reboot (`CONFIG_MCUMGR_GRP_OS_RESET_MS`).
+    public var resetDelay: Duration = .milliseconds(250)
+    /// Time the device needs to boot (and swap) before it answers again.
+    public var bootDuration: Duration = .milliseconds(300)
+    /// Answer console echo control (OS 1) and memory pool statistics (OS 3) as documented; a current
+    /// Zephyr build answers both with `ENOTSUP`.
+    public var answersDocumentedOSCommands = true
+    /// Offer the Mynewt log group (4), fed by the device's own events; Zephyr answers `ENOTSUP`.
+    public var offersLogGroup = true
+    /// Append `.<ms>` to the date-time (`CONFIG_MCUMGR_GRP_OS_DATETIME_MS`).
+    public var datetimeHasMilliseconds = false
+    /// The real-time clock starts set (to 2024-01-01T00:00:00) instead of answering `RTC_NOT_SET`.
+    public var clockStartsSet = false
+    /// Mount point of the file system.
+    public var mountPoint = "/lfs1"
+    /// Bytes the file system holds.
+    public var fileSystemCapacity = 1 << 20
+    /// Longest file path (`CONFIG_MCUMGR_GRP_FS_PATH_LEN`).
+    public var maximumPathLength = 64
+    /// Settings names must be shorter than this (`CONFIG_MCUMGR_GRP_SETTINGS_NAME_LEN`).
+    public var settingsNameLimit = 64
+    /// Largest settings value read at once (`CONFIG_MCUMGR_GRP_SETTINGS_VALUE_LEN`).
+    public var settingsValueLimit = 64
+    /// Root names with a settings handler; nil accepts any root, others answer `ROOT_KEY_NOT_FOUND`.
+    public var settingsRoots: Set<String>? = nil
+    /// Longest shell command line (`CONFIG_SHELL_CMD_BUFF_SIZE`).
+    public var shellCommandLimit = 256
+    /// Node name reported by OS info (`n`).
+    public var nodeName = "mcumgr-sim"
+    /// Board reported by OS info (`i`).
+    public var board = "native_sim"
+    /// Kernel version reported by OS info (`v`) and the shell.
+    public var kernelVersion = "3.6.0"
+
+    /// Makes the default configuration: two images, 512 KiB slots, `buf_size` 2048, `buf_count` 4.
+    public init() {}
+}

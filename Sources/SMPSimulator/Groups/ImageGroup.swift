@@ -1,0 +1,128 @@
+import CBOR
+
+/// Group 1, image management (smp-reference §3.2, §6.4, §6.5).
+struct ImageGroup: ManagementGroup {
+    let id: UInt16 = 1
+    let name = "img mgmt"
+    let handlerCount = 4
+
+    func handle(_ request: Request, on device: DeviceCore) throws(StatusError) -> HandlerResult? {
+        switch (request.header.command, request.isRead) {
+        case (0, true): return .success(stateEntries(device))
+        case (0, false): return try writeState(request, device)
+        case (1, false): return try upload(request, device)
+        case (5, false): return try erase(request, device)
+        case (6, true): return slotInfo(device)
+        default: return nil
+        }
+    }
+
+    /// The v1 translation of `img_mgmt_translate_error_code()`.
+    func translateForV1(_ code: DeviceErrorCode) -> DeviceErrorCode {
+        switch code {
+        case 3, 4: return MgmtError.noEntry
+        case 9, 27, 28: return MgmtError.badState
+        case 15: return MgmtError.noMemory
+        case 14, 19, 20, 21, 22, 24, 25: return MgmtError.invalid
+        default: return MgmtError.unknown
+        }
+    }
+
+    // MARK: - State
+
+    /// `{"images": [...], "splitStatus": 0}` as `img_mgmt_state_read()` writes it.
+    func stateEntries(_ device: DeviceCore) -> ResponseEntries {
+        var list: [CBORValue] = []
+        for (index, pair) in device.images.enumerated() {
+            for slot in 0..<2 {
+                guard case .success(let info) = pair.slots[slot].imageInfo else { continue }
+                let flags = pair.reportedFlags(slot: slot)
+                var entries: ResponseEntries = []
+                if device.images.count > 1 { entries.append((key: "image", value: .int(index))) }
+                entries += [
+                    (key: "slot", value: .int(slot)),
+                    (key: "version", value: .text(info.version.description)),
+                    (key: "hash", value: .bytes(info.hash)),
+                    (key: "bootable", value: .bool(info.isBootable)),
+                    (key: "pending", value: .bool(flags.pending)),
+                    (key: "confirmed", value: .bool(flags.confirmed)),
+                    (key: "active", value: .bool(flags.active)),
+                    (key: "permanent", value: .bool(flags.permanent)),
+                ]
+                list.append(DeviceCore.map(entries))
+            }
+        }
+        return [(key: "images", value: .array(list)), (key: "splitStatus", value: .int(0))]
+    }
+
+    private func writeState(_ request: Request, _ device: DeviceCore) throws(StatusError) -> HandlerResult {
+        let fields = try request.fields()
+        let hash = try fields.bytes("hash") ?? []
+        let confirm = try fields.bool("confirm") ?? false
+        let image: Int
+        let slot: Int
+        if hash.isEmpty {
+            guard confirm else { return .error(id, ImageError.invalidHash) }
+            (image, slot) = (0, ImagePair.activeSlot)
+        } else if hash.count != 32 {
+            return .error(id, ImageError.invalidHash)
+        } else if let found = device.findSlot(hash: hash) {
+            (image, slot) = found
+        } else {
+            return .error(id, ImageError.hashNotFound)
+        }
+        if let code = device.images[image].setNextBoot(
+            slot: slot, confirm: confirm, isActiveImage: image == 0,
+            allowsConfirmingOtherImages: device.configuration.allowsConfirmingOtherImages)
+        {
+            return .error(id, code)
+        }
+        device.record(.info, .image, confirm ? "image \(image) slot \(slot) confirmed" : "image \(image) slot \(slot) marked for test")
+        return .success(stateEntries(device))
+    }
+
+    // MARK: - Erase and slot info
+
+    private func erase(_ request: Request, _ device: DeviceCore) throws(StatusError) -> HandlerResult {
+        let requested = request.payload.isEmpty ? nil : try request.fields().unsigned("slot")
+        let absolute = Int(clamping: requested ?? 1)
+        guard absolute < device.images.count * 2 else { return .error(id, ImageError.invalidSlot) }
+        let (image, slot) = (absolute / 2, absolute % 2)
+        if case .success = device.images[image].slots[slot].imageInfo, device.images[image].isInUse(slot: slot) {
+            return .error(id, ImageError.noFreeSlot)
+        }
+        device.images[image].slots[slot].erase()
+        device.counters.flashErases += 1
+        device.upload = nil
+        device.record(.info, .image, "image \(image) slot \(slot) erased")
+        return .empty
+    }
+
+    private func slotInfo(_ device: DeviceCore) -> HandlerResult {
+        var images: [CBORValue] = []
+        for (index, pair) in device.images.enumerated() {
+            var slots: [CBORValue] = []
+            for slot in 0..<2 {
+                var entries: ResponseEntries = [
+                    (key: "slot", value: .int(slot)), (key: "size", value: .int(pair.slots[slot].size)),
+                ]
+                if slot != ImagePair.activeSlot { entries.append((key: "upload_image_id", value: .int(index))) }
+                slots.append(DeviceCore.map(entries))
+            }
+            images.append(DeviceCore.map([(key: "image", value: .int(index)), (key: "slots", value: .array(slots))]))
+        }
+        return .success([(key: "images", value: .array(images))])
+    }
+}
+
+extension DeviceCore {
+    /// The image and slot holding an image whose SHA-256 TLV is `hash` (`img_mgmt_find_by_hash()`).
+    func findSlot(hash: [UInt8]) -> (image: Int, slot: Int)? {
+        for (index, pair) in images.enumerated() {
+            for slot in 0..<2 {
+                if case .success(let info) = pair.slots[slot].imageInfo, info.hash == hash { return (index, slot) }
+            }
+        }
+        return nil
+    }
+}

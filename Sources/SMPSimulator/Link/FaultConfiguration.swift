@@ -1,0 +1,43 @@
+/// Faults the link injects, decided by a seeded random generator so that a run can be repeated.
+public struct FaultConfiguration: Sendable, Hashable {
+    /// Seed of the generator deciding each fault.
+    public var seed: UInt64 = 1
+    /// Percent of packets dropped.
+    public var dropPercent: Double = 0
+    /// Percent of packets delivered twice.
+    public var duplicatePercent: Double = 0
+    /// Percent of packets held back and delivered after the next one (or after `delay`).
+    public var reorderPercent: Double = 0
+    /// Percent of packets delayed by `delay`.
+    public var delayPercent: Double = 0
+    /// The extra delay of a delayed packet, and the longest a reordered packet is held.
+    public var delay: Duration = .milliseconds(100)
+    /// Which packets the percentages apply to.
+    public var directions: FaultDirections = .both
+    /// The device resets (without answering) at the first upload chunk at or past this image offset; once.
+    public var resetAtUploadOffset: Int? = nil
+    /// The link drops (without an answer) at the first upload chunk at or past this image offset; once.
+    public var disconnectAtUploadOffset: Int? = nil
+    /// How long the link stays down after a disconnect fault before it accepts a reconnection.
+    public var reconnectDelay: Duration = .milliseconds(500)
+
+    /// Makes a configuration without faults.
+    public init() {}
+
+    /// Whether any per-packet fault is configured.
+    var hasPacketFaults: Bool { dropPercent > 0 || duplicatePercent > 0 || reorderPercent > 0 || delayPercent > 0 }
+}
+
+/// The directions packet faults apply to.
+public struct FaultDirections: OptionSet, Sendable, Hashable {
+    /// The raw bits.
+    public let rawValue: UInt8
+    /// Makes directions from bits.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Requests, client to device.
+    public static let requests = FaultDirections(rawValue: 1)
+    /// Responses, device to client.
+    public static let responses = FaultDirections(rawValue: 2)
+    /// Both directions.
+    public static let both: FaultDirections = [.requests, .responses]
+}

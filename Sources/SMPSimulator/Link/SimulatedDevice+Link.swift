@@ -1,0 +1,212 @@
+import CBOR
+
+extension SimulatedDevice {
+    /// Hands the device one received packet (a datagram, or a reassembled transport unit); the
+    /// responses go to `reply`. Returns at once: the link model delays, drops and queues as configured.
+    public func receive(_ packet: [UInt8], from transport: TransportID, reply: @escaping ResponseSink) {
+        arrivals += 1
+        let id = transport.rawValue
+        if isOffline {
+            note(packet, transport: id, .dropped("rebooting"))
+            return
+        }
+        if let until = linkDownUntil[id], ContinuousClock.now < until {
+            note(packet, transport: id, .dropped("link down"))
+            return
+        }
+        if faults.hasPacketFaults && faults.directions.contains(.requests) {
+            if random.chance(faults.dropPercent) {
+                note(packet, transport: id, .dropped("fault: drop"))
+                return
+            }
+            if random.chance(faults.delayPercent) {
+                let delay = faults.delay
+                let gen = generation
+                Task {
+                    try? await Task.sleep(for: delay)
+                    self.arrive(packet, transport: id, reply: reply, generation: gen)
+                }
+                return
+            }
+            if random.chance(faults.duplicatePercent) {
+                arrive(packet, transport: id, reply: reply, generation: generation)
+            }
+            if random.chance(faults.reorderPercent), heldRequest == nil {
+                hold(packet, transport: id, reply: reply, response: false)
+                return
+            }
+        }
+        arrive(packet, transport: id, reply: reply, generation: generation)
+        if let held = heldRequest {
+            heldRequest = nil
+            arrive(held.bytes, transport: held.transport, reply: held.reply, generation: held.generation)
+        }
+    }
+
+    /// Whether the device is rebooting.
+    var isOffline: Bool {
+        guard let until = offlineUntil else { return false }
+        if ContinuousClock.now >= until {
+            offlineUntil = nil
+            return false
+        }
+        return true
+    }
+
+    /// The packet crossed the wire: wait for the bandwidth, then take a buffer.
+    func arrive(_ packet: [UInt8], transport: Int, reply: @escaping ResponseSink, generation gen: Int) {
+        guard let bandwidth = link.bandwidth, bandwidth > 0 else {
+            admit(packet, transport: transport, reply: reply, generation: gen)
+            return
+        }
+        let start = max(ContinuousClock.now, ingressWireFree)
+        let done = start + .nanoseconds(Int64(packet.count) * 1_000_000_000 / Int64(bandwidth))
+        ingressWireFree = done
+        Task {
+            try? await Task.sleep(until: done, clock: .continuous)
+            self.admit(packet, transport: transport, reply: reply, generation: gen)
+        }
+    }
+
+    /// Takes one of `buf_count` buffers and queues the packet for the (single) SMP work queue.
+    func admit(_ packet: [UInt8], transport: Int, reply: @escaping ResponseSink, generation gen: Int) {
+        guard gen == generation, !isOffline else {
+            note(packet, transport: transport, .dropped("rebooting"))
+            return
+        }
+        guard inFlight < configuration.bufferCount else {
+            switch link.bufferOverflow {
+            case .drop:
+                note(packet, transport: transport, .dropped("no free buffer"))
+            case .answerNoMemory:
+                note(packet, transport: transport, .status(MgmtError.noMemory))
+                if let header = RequestHeader(packet, at: 0) {
+                    let response = core.statusResponse(MgmtError.noMemory, for: header)
+                    Task { await reply(response) }
+                }
+            }
+            return
+        }
+        inFlight += 1
+        maxInFlight = max(maxInFlight, inFlight)
+        let previous = processingTail
+        processingTail = Task {
+            await previous?.value
+            await self.process(packet, transport: transport, reply: reply, generation: gen)
+        }
+    }
+
+    /// Runs the device on one packet, then answers after the latency; the buffer is released when
+    /// the last response is out.
+    func process(_ packet: [UInt8], transport: Int, reply: @escaping ResponseSink, generation gen: Int) async {
+        guard gen == generation, !isOffline else {
+            inFlight -= 1
+            note(packet, transport: transport, .dropped("rebooting"))
+            return
+        }
+        let result = core.process(packet, transport: transport, startedAt: origin)
+        for record in result.records { keep(record) }
+        if result.flashBytesWritten > 0 && link.flashWriteTimePerByte > .zero {
+            try? await Task.sleep(for: link.flashWriteTimePerByte * result.flashBytesWritten)
+        }
+        for effect in result.effects { await apply(effect, transport: transport) }
+        let responses = result.responses
+        if link.latency == .zero && link.bandwidth == nil && !faults.hasPacketFaults {
+            for response in responses where gen == generation { await reply(response) }
+            inFlight -= 1
+            return
+        }
+        let latency = link.latency
+        Task {
+            if latency > .zero { try? await Task.sleep(for: latency) }
+            for response in responses { await self.transmit(response, transport: transport, reply: reply, generation: gen) }
+            self.release()
+        }
+    }
+
+    func release() {
+        inFlight -= 1
+    }
+
+    /// Sends one response over the wire, through the response faults.
+    func transmit(_ response: [UInt8], transport: Int, reply: @escaping ResponseSink, generation gen: Int) async {
+        guard gen == generation else { return }
+        if faults.hasPacketFaults && faults.directions.contains(.responses) {
+            if random.chance(faults.dropPercent) {
+                logger.debug("fault: response dropped (\(response.count) bytes)")
+                return
+            }
+            if random.chance(faults.delayPercent) {
+                let delay = faults.delay
+                Task {
+                    try? await Task.sleep(for: delay)
+                    await self.onWire(response, reply: reply, generation: gen)
+                }
+                return
+            }
+            if random.chance(faults.duplicatePercent) { await onWire(response, reply: reply, generation: gen) }
+            if random.chance(faults.reorderPercent), heldResponse == nil {
+                hold(response, transport: transport, reply: reply, response: true)
+                return
+            }
+        }
+        await onWire(response, reply: reply, generation: gen)
+        if let held = heldResponse {
+            heldResponse = nil
+            await onWire(held.bytes, reply: held.reply, generation: held.generation)
+        }
+    }
+
+    /// Waits for the outgoing wire (bandwidth) and delivers.
+    func onWire(_ response: [UInt8], reply: ResponseSink, generation gen: Int) async {
+        if let bandwidth = link.bandwidth, bandwidth > 0 {
+            let start = max(ContinuousClock.now, egressWireFree)
+            let done = start + .nanoseconds(Int64(response.count) * 1_000_000_000 / Int64(bandwidth))
+            egressWireFree = done
+            try? await Task.sleep(until: done, clock: .continuous)
+        }
+        guard gen == generation else { return }
+        await reply(response)
+    }
+
+    /// Holds a packet back until the next one passes, or at most `faults.delay`.
+    func hold(_ packet: [UInt8], transport: Int, reply: @escaping ResponseSink, response: Bool) {
+        let serial = arrivals
+        let held = HeldPacket(bytes: packet, transport: transport, reply: reply, generation: generation, serial: serial)
+        if response { heldResponse = held } else { heldRequest = held }
+        let delay = faults.delay
+        Task {
+            try? await Task.sleep(for: delay)
+            await self.releaseHeld(serial: serial, response: response)
+        }
+    }
+
+    func releaseHeld(serial: Int, response: Bool) async {
+        if response {
+            guard let held = heldResponse, held.serial == serial else { return }
+            heldResponse = nil
+            await onWire(held.bytes, reply: held.reply, generation: held.generation)
+        } else {
+            guard let held = heldRequest, held.serial == serial else { return }
+            heldRequest = nil
+            arrive(held.bytes, transport: held.transport, reply: held.reply, generation: held.generation)
+        }
+    }
+
+    /// Logs and keeps a request record.
+    func keep(_ record: RequestRecord) {
+        if records.count >= Self.recordLimit { records.removeFirst(records.count / 2) }
+        records.append(record)
+        logger.info("\(record)")
+    }
+
+    /// Records a packet the link did not hand to the device.
+    func note(_ packet: [UInt8], transport: Int, _ outcome: RequestRecord.Outcome) {
+        let header = RequestHeader(packet, at: 0)
+        keep(
+            RequestRecord(
+                time: .now - origin, transport: transport, version: header?.version ?? 0,
+                operation: header?.operation ?? 0, group: header?.group ?? 0, command: header?.command ?? 0,
+                sequence: header?.sequence ?? 0, length: header?.length ?? packet.count, outcome: outcome))
+    }
+}

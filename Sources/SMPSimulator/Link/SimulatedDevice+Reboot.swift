@@ -1,0 +1,48 @@
+extension SimulatedDevice {
+    /// Carries out what a request asked of the link layer.
+    func apply(_ effect: DeviceEffect, transport: Int) async {
+        switch effect {
+        case .resetRequested:
+            let delay = configuration.resetDelay
+            let gen = generation
+            Task {
+                try? await Task.sleep(for: delay)
+                await self.reboot(reason: "reset command", ifGeneration: gen)
+            }
+        case .crash:
+            logger.notice("fault: device reset during upload")
+            await reboot(reason: "fault at upload offset", ifGeneration: generation)
+        case .disconnect:
+            let delay = faults.reconnectDelay
+            logger.notice("fault: link \(transport) dropped during upload for \(delay)")
+            linkDownUntil[transport] = .now + delay
+            if let hooks = transports[transport] { await hooks.disconnect(delay) }
+        }
+    }
+
+    /// Reboots: everything queued is lost, MCUboot swaps, and the device is silent while it boots.
+    func reboot(reason: String, ifGeneration gen: Int) async {
+        guard gen == generation else { return }
+        generation += 1
+        heldRequest = nil
+        heldResponse = nil
+        let actions = core.boot()
+        offlineUntil = .now + configuration.bootDuration
+        logger.notice("reboot (\(reason)); boot \(core.bootCount): \(actions)")
+        for hooks in transports.values where hooks.disconnectsOnReset {
+            await hooks.disconnect(configuration.bootDuration)
+        }
+    }
+
+    /// Resets the device now, as a power cycle would (no response to anything in flight).
+    public func powerCycle() async {
+        await reboot(reason: "power cycle", ifGeneration: generation)
+    }
+
+    /// Waits until the device is booted and answering.
+    public func waitUntilOnline() async {
+        while let until = offlineUntil, ContinuousClock.now < until {
+            try? await Task.sleep(until: until, clock: .continuous)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import SMP
+
+extension SimulatedDevice {
+    /// Serves the device end of a `LoopbackTransport` until its request stream ends or
+    /// ``stopServing()`` is called. A disconnect fault drops the link and refuses reconnection
+    /// for the fault's `reconnectDelay`.
+    ///
+    /// - Parameter disconnectsOnReset: also drop the link while the device reboots, as BLE does.
+    @discardableResult
+    public func serve(_ loopback: LoopbackDevice, disconnectsOnReset: Bool = false) -> TransportID {
+        let id = registerTransport(name: "loopback", disconnectsOnReset: disconnectsOnReset) { duration in
+            loopback.acceptsConnections = false
+            loopback.disconnect(reason: "simulated device dropped the link")
+            Task {
+                try? await Task.sleep(for: duration)
+                loopback.acceptsConnections = true
+            }
+        }
+        let task = Task {
+            for await packet in loopback.requests {
+                self.receive(packet, from: id) { response in loopback.respond(response) }
+            }
+        }
+        servingTasks.append(task)
+        return id
+    }
+
+    /// Makes a `LoopbackTransport` whose device end this device serves.
+    public func makeLoopbackTransport(maximumPacketSize: Int? = nil, disconnectsOnReset: Bool = false) -> LoopbackTransport {
+        let transport = LoopbackTransport(maximumPacketSize: maximumPacketSize ?? configuration.bufferSize)
+        serve(transport.device, disconnectsOnReset: disconnectsOnReset)
+        return transport
+    }
+}

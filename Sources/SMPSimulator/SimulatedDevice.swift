@@ -1,0 +1,93 @@
+import Logging
+
+/// A simulated Zephyr device with MCUboot that answers SMP like the real thing: every management
+/// group of the protocol reference, flash slots with MCUboot's swap semantics, settings, files,
+/// statistics and a log, behind a link model with buffers, latency, bandwidth and injected faults.
+///
+/// Feed it from any transport with ``receive(_:from:reply:)``, or serve a ``LoopbackDevice``
+/// (``serve(_:disconnectsOnReset:)``) or UDP (``SimulatorUDPServer``).
+public actor SimulatedDevice {
+    /// How the device is built.
+    public nonisolated let configuration: DeviceConfiguration
+    /// The link model in force.
+    public internal(set) var link: LinkConfiguration
+    /// The faults in force.
+    public internal(set) var faults: FaultConfiguration
+
+    let core: DeviceCore
+    let origin = ContinuousClock.now
+    let logger: Logger
+    var random: SeededRandom
+
+    // Link state.
+    var inFlight = 0
+    var maxInFlight = 0
+    var arrivals = 0
+    var records: [RequestRecord] = []
+    var generation = 0
+    var offlineUntil: ContinuousClock.Instant?
+    var linkDownUntil: [Int: ContinuousClock.Instant] = [:]
+    var processingTail: Task<Void, Never>?
+    var ingressWireFree = ContinuousClock.now
+    var egressWireFree = ContinuousClock.now
+    var heldRequest: HeldPacket?
+    var heldResponse: HeldPacket?
+    var transports: [Int: TransportHooks] = [:]
+    var servingTasks: [Task<Void, Never>] = []
+
+    /// The most request records kept.
+    static let recordLimit = 100_000
+
+    /// Makes a device with empty flash (install images with ``install(_:image:slot:)``).
+    ///
+    /// - Parameter logger: receives one `info` line per request and `notice` lines for resets and faults.
+    public init(
+        configuration: DeviceConfiguration = DeviceConfiguration(), link: LinkConfiguration = LinkConfiguration(),
+        faults: FaultConfiguration = FaultConfiguration(), logger: Logger = Logger(label: "smp-simulator")
+    ) {
+        self.configuration = configuration
+        self.link = link
+        self.faults = faults
+        self.logger = logger
+        self.random = SeededRandom(seed: faults.seed)
+        self.core = DeviceCore(configuration: configuration)
+        core.uploadFaults = UploadFaults(resetAt: faults.resetAtUploadOffset, disconnectAt: faults.disconnectAtUploadOffset)
+    }
+
+    /// Changes the link model.
+    public func setLink(_ link: LinkConfiguration) {
+        self.link = link
+    }
+
+    /// Changes the faults; re-seeds the generator and re-arms the upload-offset faults.
+    public func setFaults(_ faults: FaultConfiguration) {
+        self.faults = faults
+        random = SeededRandom(seed: faults.seed)
+        core.uploadFaults = UploadFaults(resetAt: faults.resetAtUploadOffset, disconnectAt: faults.disconnectAtUploadOffset)
+    }
+
+    /// Registers a transport that feeds the device; `disconnect` takes its link down for a while.
+    public func registerTransport(
+        name: String, disconnectsOnReset: Bool = false,
+        disconnect: @escaping @Sendable (Duration) async -> Void = { _ in }
+    ) -> TransportID {
+        let id = (transports.keys.max() ?? 0) + 1
+        transports[id] = TransportHooks(name: name, disconnect: disconnect, disconnectsOnReset: disconnectsOnReset)
+        return TransportID(rawValue: id)
+    }
+
+    /// Stops serving every loopback link started by ``serve(_:disconnectsOnReset:)``.
+    public func stopServing() {
+        for task in servingTasks { task.cancel() }
+        servingTasks = []
+    }
+}
+
+/// A packet held back by a reorder fault.
+struct HeldPacket: Sendable {
+    let bytes: [UInt8]
+    let transport: Int
+    let reply: ResponseSink
+    let generation: Int
+    let serial: Int
+}

@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+
+import McuBoot
+
+/// The committed fixtures of Fixtures/ (made by Fixtures/make-fixtures.sh) and helpers around them.
+enum Fixtures {
+    /// The Fixtures directory beside this file.
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    /// The package root (for .venv/bin/imgtool).
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// One image as recorded by make-fixtures.sh.
+    struct Entry: Decodable, Sendable, CustomTestStringConvertible {
+        let name: String
+        let image: String
+        let payload: String
+        let key: String?
+        let publicKey: String?
+        let imgtoolArguments: [String]
+        /// `imgtool verify`'s "Image version", e.g. "1.2.3+0".
+        let version: String
+        /// `imgtool verify`'s "Image digest" (hex).
+        let hash: String
+        let dumpinfo: DumpInfo
+
+        var testDescription: String { name }
+    }
+
+    /// The parts of `imgtool dumpinfo -f json` the tests compare with.
+    struct DumpInfo: Decodable, Sendable {
+        struct Header: Decodable, Sendable {
+            let magic: UInt32
+            let load_addr: UInt32
+            let hdr_size: UInt16
+            let protected_tlv_size: UInt16
+            let img_size: UInt32
+            let flags: UInt32
+            let version: String
+        }
+        struct TLVInfo: Decodable, Sendable {
+            let magic: UInt16?
+            let tlv_tot: UInt16?
+        }
+        struct TLV: Decodable, Sendable {
+            let type: UInt16
+            let type_name: String
+            let len: Int
+            let data: String
+        }
+        struct TLVArea: Decodable, Sendable {
+            let tlv_hdr_prot: TLVInfo
+            let tlvs_prot: [TLV]
+            let tlv_hdr: TLVInfo
+            let tlvs: [TLV]
+        }
+        let header: Header
+        let tlv_area: TLVArea
+    }
+
+    private struct Document: Decodable {
+        let imgtool: String
+        let images: [Entry]
+    }
+
+    /// Every recorded image.
+    static let entries: [Entry] = {
+        do {
+            let data = try Data(contentsOf: directory.appendingPathComponent("expectations.json"))
+            return try JSONDecoder().decode(Document.self, from: data).images
+        } catch {
+            fatalError("cannot read Fixtures/expectations.json (run Fixtures/make-fixtures.sh): \(error)")
+        }
+    }()
+
+    /// The recorded image called `name`.
+    static func entry(_ name: String) throws -> Entry {
+        try #require(entries.first { $0.name == name }, "no fixture \(name)")
+    }
+
+    /// The bytes of a file under Fixtures/.
+    static func bytes(_ relativePath: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: directory.appendingPathComponent(relativePath)))
+    }
+
+    /// The text of a file under Fixtures/.
+    static func text(_ relativePath: String) throws -> String {
+        try String(contentsOf: directory.appendingPathComponent(relativePath), encoding: .utf8)
+    }
+
+    /// The parsed image of fixture `name`.
+    static func image(_ name: String) throws -> McuBootImage {
+        try McuBootImage(bytes: bytes(entry(name).image))
+    }
+}
+
+/// Bytes from lower- or upper-case hex (test helper).
+func bytes(hex: String) -> [UInt8] {
+    var out: [UInt8] = []
+    var index = hex.startIndex
+    while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex) {
+        out.append(UInt8(hex[index..<next], radix: 16)!)
+        index = next
+    }
+    return out
+}
+
+/// Calls `body` and returns the McuBootError it throws, or nil when it returns normally
+/// (any other error is recorded as a test issue).
+func mcuBootError(_ body: () throws -> Void) -> McuBootError? {
+    do {
+        try body()
+        return nil
+    } catch let error as McuBootError {
+        return error
+    } catch {
+        Issue.record("expected a McuBootError, got \(error)")
+        return nil
+    }
+}
+
+/// The error parsing `bytes` throws, or nil when the bytes parse.
+func parseError(_ bytes: [UInt8]) -> McuBootError? {
+    do throws(McuBootError) {
+        _ = try McuBootImage(bytes: bytes)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// A small deterministic generator (SplitMix64) so that randomised tests reproduce.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+}
+
+/// Runs the project's imgtool (.venv/bin/imgtool) for the tests that compare with it.
+enum Imgtool {
+    static let path = Fixtures.packageRoot.appendingPathComponent(".venv/bin/imgtool").path
+
+    /// Whether the venv's imgtool is there; when it is not, records an issue telling how to get it.
+    static func available() -> Bool {
+        if FileManager.default.isExecutableFile(atPath: path) { return true }
+        Issue.record("imgtool not found at \(path): run `make test` (or scripts/bootstrap.sh) to create the Python venv")
+        return false
+    }
+
+    /// `imgtool create <arguments> payload out` in a fresh temporary directory; returns the image bytes.
+    static func create(payload: [UInt8], arguments: [String]) throws -> [UInt8] {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("mcuboot-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("payload.bin")
+        let output = directory.appendingPathComponent("image.bin")
+        try Data(payload).write(to: input)
+        try run(["create"] + arguments + [input.path, output.path])
+        return Array(try Data(contentsOf: output))
+    }
+
+    /// `imgtool verify [-k key] image`: true when imgtool accepts the image.
+    static func verify(image: [UInt8], keyPath: String?) throws -> Bool {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("mcuboot-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("image.bin")
+        try Data(image).write(to: file)
+        let keyArguments = keyPath.map { ["-k", $0] } ?? []
+        return (try? run(["verify"] + keyArguments + [file.path])) != nil
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    @discardableResult
+    static func run(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "imgtool \(arguments.joined(separator: " ")) failed: \(text)")
+        }
+        return text
+    }
+}
