@@ -127,7 +127,10 @@ let package = Package(
         ),
         .testTarget(
             name: "McuMgrTests",
-            dependencies: ["McuMgr", "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot"],
+            dependencies: [
+                "McuMgr", "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

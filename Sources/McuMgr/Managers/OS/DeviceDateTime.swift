@@ -79,11 +79,11 @@ private struct Scanner {
 
     var isAtEnd: Bool { index >= bytes.count }
 
-    /// Reads a run of decimal digits (at most 18): its value and length.
-    mutating func digits() -> (Int, Int) {
+    /// Reads a run of at most `limit` decimal digits (18 at most): its value and length.
+    mutating func digits(limit: Int = 18) -> (Int, Int) {
         var value = 0
         var count = 0
-        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]), count < 18 {
+        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]), count < min(limit, 18) {
             value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
             count += 1
             index += 1
@@ -91,10 +91,10 @@ private struct Scanner {
         return (value, count)
     }
 
-    /// Reads a number of `digits` digits.
+    /// Reads a number of `digits` digits (stopping after the most allowed, so `0100` reads as `01`, `00`).
     mutating func number(digits allowed: ClosedRange<Int>) -> Int? {
         let start = index
-        let (value, count) = digits()
+        let (value, count) = digits(limit: allowed.upperBound)
         guard allowed.contains(count) else {
             index = start
             return nil

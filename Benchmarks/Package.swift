@@ -1,0 +1,27 @@
+// swift-tools-version: 6.1
+// Upload throughput benchmarks for swift-mcumgr, as their own package so that the main
+// package's build and tests never depend on them. Run: `swift run -c release upload-throughput`.
+
+import PackageDescription
+
+let package = Package(
+    name: "swift-mcumgr-benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "upload-throughput",
+            dependencies: [
+                .product(name: "McuMgr", package: "swift-mcumgr"),
+                .product(name: "McuBoot", package: "swift-mcumgr"),
+                .product(name: "SMP", package: "swift-mcumgr"),
+                .product(name: "SMPSimulator", package: "swift-mcumgr"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+)
