@@ -1,0 +1,182 @@
+import ArgumentParser
+import McuMgr
+
+extension MCUmgr {
+    /// `mcumgr fs upload|download|status|hash|hashes|close`.
+    struct FS: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "fs", abstract: "Transfer files to and from the device's file system.",
+            subcommands: [Upload.self, Download.self, Status.self, Hash.self, Hashes.self, Close.self])
+    }
+}
+
+extension MCUmgr.FS {
+    /// `mcumgr fs upload LOCAL REMOTE`.
+    struct Upload: AsyncParsableCommand, DeviceCommand {
+        static let configuration = CommandConfiguration(commandName: "upload", abstract: "Copy a local file to the device.")
+
+        @Argument(help: "The local file.")
+        var local: String
+
+        @Argument(help: "The path on the device, e.g. /lfs1/data.bin.")
+        var remote: String
+
+        @Option(name: .customLong("pipeline-depth"), help: "Chunks in flight at once.")
+        var pipelineDepth = 1
+
+        @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            guard (1...255).contains(pipelineDepth) else { throw ValidationError("--pipeline-depth must be 1 to 255") }
+        }
+
+        func run() async throws {
+            let bytes = try InputFile.read(local)
+            guard !bytes.isEmpty else { throw Failure(.input, "\(local) is empty; there is nothing to upload") }
+            let output = global.output
+            let start = ContinuousClock.now
+            try await global.withClient { client in
+                let display = ProgressDisplay(label: "upload", fd: output.progressDescriptor)
+                defer { display.finish() }
+                try await FileSystemManager(client: client).upload(name: remote, data: bytes, pipelineDepth: pipelineDepth) { progress in
+                    display.update(bytes: progress.bytesSent, total: progress.totalBytes, rate: progress.currentBytesPerSecond)
+                }
+            }
+            try output.emit(Transfer(action: "fs-upload", local: local, remote: remote, bytes: bytes.count, since: start)) { transfer in
+                "Done: uploaded \(bytes.count) bytes to \(remote) in \(Format.fixed(transfer.seconds, 2)) s"
+            }
+        }
+    }
+
+    /// `mcumgr fs download REMOTE LOCAL`.
+    struct Download: AsyncParsableCommand, DeviceCommand {
+        static let configuration = CommandConfiguration(commandName: "download", abstract: "Copy a file from the device.")
+
+        @Argument(help: "The path on the device.")
+        var remote: String
+
+        @Argument(help: "The local file to write ('-' for standard output).")
+        var local: String
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let output = global.output
+            let start = ContinuousClock.now
+            let toStandardOutput = local == "-"
+            let bytes = try await global.withClient { client in
+                let display = ProgressDisplay(label: "download", fd: toStandardOutput ? Console.standardError : output.progressDescriptor)
+                defer { display.finish() }
+                return try await FileSystemManager(client: client).download(name: remote) { done, total in
+                    display.update(bytes: done, total: total)
+                }
+            }
+            if toStandardOutput {
+                Console.write(String(decoding: bytes, as: UTF8.self), to: Console.standardOutput)
+                return
+            }
+            try InputFile.write(bytes, to: local)
+            try output.emit(Transfer(action: "fs-download", local: local, remote: remote, bytes: bytes.count, since: start)) { transfer in
+                "Done: downloaded \(bytes.count) bytes from \(remote) to \(local) in \(Format.fixed(transfer.seconds, 2)) s"
+            }
+        }
+    }
+
+    /// `mcumgr fs status REMOTE`.
+    struct Status: AsyncParsableCommand, DeviceCommand {
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Print a file's size.")
+
+        @Argument(help: "The path on the device.")
+        var remote: String
+
+        @OptionGroup var global: GlobalOptions
+
+        private struct Answer: Encodable { let name: String, size: Int }
+
+        func run() async throws {
+            let size = try await global.withClient { try await FileSystemManager(client: $0).status(name: remote) }
+            try global.output.emit(Answer(name: remote, size: size)) { "\(remote): \(size) bytes" }
+        }
+    }
+
+    /// `mcumgr fs hash REMOTE [--type crc32|sha256]`.
+    struct Hash: AsyncParsableCommand, DeviceCommand {
+        static let configuration = CommandConfiguration(commandName: "hash", abstract: "Have the device hash or checksum a file.")
+
+        @Argument(help: "The path on the device.")
+        var remote: String
+
+        @Option(name: .customLong("type"), help: "crc32 or sha256 (see 'mcumgr fs hashes'; default: the device's choice).")
+        var type: String?
+
+        @OptionGroup var global: GlobalOptions
+
+        private struct Answer: Encodable { let name: String, type: String, offset: Int, length: Int?, output: String }
+
+        func run() async throws {
+            let result = try await global.withClient { try await FileSystemManager(client: $0).hash(name: remote, type: type) }
+            let size: Int
+            if case .checksum(let value) = result.output { size = value > UInt64(UInt32.max) ? 8 : 4 } else { size = 4 }
+            let hex = Format.hex(result.output.bytes(size: size))
+            try global.output.emit(Answer(name: remote, type: result.type, offset: result.offset, length: result.length, output: hex)) {
+                "\(result.type) \(remote)\(result.length.map { " (\($0) bytes)" } ?? ""): \(hex)"
+            }
+        }
+    }
+
+    /// `mcumgr fs hashes`.
+    struct Hashes: AsyncParsableCommand, DeviceCommand {
+        static let configuration = CommandConfiguration(commandName: "hashes", abstract: "List the hash and checksum types the device supports.")
+
+        @OptionGroup var global: GlobalOptions
+
+        private struct TypeRecord: Encodable { let format: Int, size: Int }
+        private struct Answer: Encodable { let types: [String: TypeRecord] }
+
+        func run() async throws {
+            let types = try await global.withClient { try await FileSystemManager(client: $0).supportedHashes() }
+            try global.output.emit(Answer(types: types.mapValues { TypeRecord(format: $0.format, size: $0.size) })) {
+                Format.table(
+                    header: ["type", "output", "size"],
+                    rows: types.keys.sorted().map { [$0, types[$0]!.isByteString ? "bytes" : "integer", "\(types[$0]!.size)"] },
+                    rightAligned: [2])
+            }
+        }
+    }
+
+    /// `mcumgr fs close`.
+    struct Close: AsyncParsableCommand, DeviceCommand {
+        static let configuration = CommandConfiguration(commandName: "close", abstract: "Close the file the device holds open for a transfer.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            try await global.withClient { try await FileSystemManager(client: $0).close() }
+            try global.output.emit(Done(action: "fs-close")) { "Done" }
+        }
+    }
+}
+
+/// The JSON answer of a file transfer.
+private struct Transfer: Encodable {
+    let ok = true
+    let action: String, local: String, remote: String, bytes: Int, seconds: Double, bytes_per_second: Double
+
+    init(action: String, local: String, remote: String, bytes: Int, since start: ContinuousClock.Instant) {
+        let elapsed = start.duration(to: .now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        self.action = action
+        self.local = local
+        self.remote = remote
+        self.bytes = bytes
+        self.seconds = (seconds * 1000).rounded() / 1000
+        self.bytes_per_second = seconds > 0 ? (Double(bytes) / seconds).rounded() : 0
+    }
+}
+
+private extension Output {
+    /// Emits a transfer's answer, with its text made from it.
+    func emit(_ transfer: Transfer, human: (Transfer) -> String) throws {
+        try emit(transfer) { human(transfer) }
+    }
+}

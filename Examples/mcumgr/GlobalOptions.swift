@@ -1,0 +1,86 @@
+import ArgumentParser
+
+/// The options every command takes, before or after the subcommand (as with Apache's Go
+/// `mcumgr`): how to reach the device, how long to wait, and how to print.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .customLong("udp"), help: ArgumentHelp(
+        "Reach the device over UDP (IPv6 as [::1]:1337; the default port is 1337).", valueName: "host[:port]"))
+    var udp: String?
+
+    @Option(name: .customLong("ble"), help: ArgumentHelp("Reach the device over Bluetooth LE (not available yet).", valueName: "address"))
+    var ble: String?
+
+    @Flag(name: .customLong("ble-scan"), help: "Scan for an SMP device over Bluetooth LE (not available yet).")
+    var bleScan = false
+
+    @Flag(name: .customLong("sim"), help: "Use the built-in simulated device (the default when no connection is named).")
+    var sim = false
+
+    @Option(name: .customLong("conntype"), help: ArgumentHelp("Go mcumgr compatibility: the transport, udp or ble.", valueName: "type"))
+    var connType: String?
+
+    @Option(name: .customLong("connstring"), help: ArgumentHelp(
+        "Go mcumgr compatibility: the address for --conntype, e.g. [127.0.0.1]:1337.", valueName: "string"))
+    var connString: String?
+
+    @Option(name: [.customShort("c"), .customLong("conn")], help: ArgumentHelp(
+        "Use the connection profile NAME (see 'mcumgr conn').", valueName: "name"))
+    var profile: String?
+
+    @Option(name: [.customShort("t"), .customLong("timeout")], help: ArgumentHelp(
+        "Seconds to wait for each response (default 5).", valueName: "seconds"))
+    var timeout: Double?
+
+    @Option(name: [.customShort("r"), .customLong("retries")], help: ArgumentHelp(
+        "Times a request is resent after a timeout (default 2).", valueName: "n"))
+    var retries: Int?
+
+    @Option(name: .customLong("tries"), help: .hidden)
+    var tries: Int?
+
+    @Option(name: .customLong("mtu"), help: ArgumentHelp(
+        "Largest SMP packet to send, in bytes (UDP default 1472).", valueName: "bytes"))
+    var mtu: Int?
+
+    @Flag(name: .customLong("json"), help: "Print the result as JSON.")
+    var json = false
+
+    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Log every SMP frame on standard error.")
+    var verbose = false
+
+    /// The default response timeout.
+    static let defaultTimeout = 5.0
+    /// The default number of retries.
+    static let defaultRetries = 2
+
+    func validate() throws {
+        let named = [udp != nil, ble != nil, bleScan, sim, connType != nil || connString != nil, profile != nil].filter { $0 }
+        guard named.count <= 1 else {
+            throw ValidationError("name one connection: --udp, --ble, --ble-scan, --sim, --conntype/--connstring or -c NAME")
+        }
+        if let timeout, !(timeout > 0 && timeout <= 3600) {
+            throw ValidationError("--timeout must be more than 0 and at most 3600 seconds")
+        }
+        if let retries, !(0...100).contains(retries) { throw ValidationError("--retries must be 0 to 100") }
+        if let tries, !(1...101).contains(tries) { throw ValidationError("--tries must be 1 to 101") }
+        if let mtu, !(64...65_507).contains(mtu) { throw ValidationError("--mtu must be 64 to 65507 bytes") }
+        if let udp, UDPAddress(udp) == nil {
+            throw ValidationError("--udp expects HOST[:PORT] or [IPv6]:PORT, not '\(udp)'")
+        }
+    }
+
+    /// The response timeout in force.
+    var effectiveTimeout: Double { timeout ?? Self.defaultTimeout }
+
+    /// The retry count in force.
+    var effectiveRetries: Int { retries ?? tries.map { $0 - 1 } ?? Self.defaultRetries }
+
+    /// The output these options ask for.
+    var output: Output { Output(json: json) }
+}
+
+/// A command that reaches a device through the global options.
+protocol DeviceCommand {
+    /// The global options.
+    var global: GlobalOptions { get }
+}

@@ -1,0 +1,202 @@
+import ArgumentParser
+import McuMgr
+import SMP
+
+extension MCUmgr {
+    /// `mcumgr image list|upload|test|confirm|erase|slot-info`.
+    struct Image: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "image", abstract: "Manage the device's firmware images and slots.",
+            subcommands: [List.self, Upload.self, Test.self, Confirm.self, Erase.self, SlotInfo.self])
+    }
+}
+
+extension MCUmgr.Image {
+    /// `mcumgr image list`.
+    struct List: AsyncParsableCommand, DeviceCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Show the images in the device's slots.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let slots = try await global.withClient { try await ImageManager(client: $0).list() }
+            try global.output.emit(ImageTable(slots)) { ImageTable.text(slots) }
+        }
+    }
+
+    /// `mcumgr image upload FILE [--image N] [--upgrade]`.
+    struct Upload: AsyncParsableCommand, DeviceCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "upload", abstract: "Upload an MCUboot image to the secondary slot.",
+            discussion: """
+                The image is checked before anything is sent. An interrupted upload resumes where it stopped when \
+                the same file is uploaded again. Then 'mcumgr image test HASH' and 'mcumgr reset' run it, or use \
+                'mcumgr upgrade FILE' for the whole flow.
+                """)
+
+        @Argument(help: "The MCUboot image file (e.g. zephyr.signed.bin).")
+        var file: String
+
+        @Option(name: [.customShort("n"), .customLong("image")], help: "The image number to upload to (0 = application).")
+        var image = 0
+
+        @Flag(name: [.customShort("u"), .customLong("upgrade")], help: "Ask the device to refuse an image that is not newer than the running one.")
+        var upgrade = false
+
+        @Option(name: .customLong("pipeline-depth"), help: "Chunks in flight at once (default: the device's buf_count − 1).")
+        var pipelineDepth: Int?
+
+        @Option(name: .customLong("alignment"), help: "Chunk sizes are multiples of this many bytes: 1, 2, 4, 8 or 16.")
+        var alignment = 1
+
+        @OptionGroup var global: GlobalOptions
+
+        private struct Answer: Encodable {
+            let ok = true, action = "image-upload"
+            let file: String, image: Int, bytes: Int, version: String, hash: String, sha256: String
+            let seconds: Double, bytes_per_second: Double
+        }
+
+        func validate() throws {
+            guard image >= 0 else { throw ValidationError("--image must be 0 or more") }
+            if let pipelineDepth, !(1...255).contains(pipelineDepth) { throw ValidationError("--pipeline-depth must be 1 to 255") }
+            guard UploadConfiguration.supportedAlignments.contains(alignment) else { throw ValidationError("--alignment must be 1, 2, 4, 8 or 16") }
+        }
+
+        func run() async throws {
+            let mcuboot = try InputFile.mcubootImage(file)
+            let output = global.output
+            let start = ContinuousClock.now
+            try await global.withClient { client in
+                let parameters: McuMgrParameters?
+                do {
+                    parameters = try await DefaultManager(client: client).parameters()
+                } catch SMPError.device {
+                    parameters = nil
+                }
+                if let parameters { await client.setDeviceBufferSize(parameters.bufferSize) }
+                let depth = pipelineDepth ?? max(1, (parameters?.bufferCount ?? 2) - 1)
+                let configuration = UploadConfiguration(
+                    pipelineDepth: depth, byteAlignment: alignment, packetSize: await client.packetLimit(),
+                    chunkTimeout: .seconds(global.timeout ?? 2))
+                let engine = UploadEngine(
+                    target: ImageUploadTarget(client: client, image: image, sha: mcuboot.fileSHA256, upgrade: upgrade),
+                    configuration: configuration)
+                let display = ProgressDisplay(label: "upload", fd: output.progressDescriptor)
+                defer { display.finish() }
+                _ = try await engine.upload(mcuboot.bytes) { progress in
+                    display.update(bytes: progress.bytesSent, total: progress.totalBytes, rate: progress.currentBytesPerSecond)
+                }
+            }
+            let elapsed = start.duration(to: .now)
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let rate = seconds > 0 ? Double(mcuboot.bytes.count) / seconds : 0
+            let answer = Answer(
+                file: file, image: image, bytes: mcuboot.bytes.count, version: mcuboot.version.deviceString,
+                hash: Format.hex(mcuboot.hash), sha256: Format.hex(mcuboot.fileSHA256),
+                seconds: (seconds * 1000).rounded() / 1000, bytes_per_second: rate.rounded())
+            try output.emit(answer) {
+                """
+                Done: uploaded \(file) (\(mcuboot.bytes.count) bytes, version \(mcuboot.version.deviceString)) to image \(image) \
+                in \(Format.fixed(seconds, 2)) s (\(Format.rate(rate)))
+                hash: \(Format.hex(mcuboot.hash))
+                """
+            }
+        }
+    }
+
+    /// `mcumgr image test HASH`.
+    struct Test: AsyncParsableCommand, DeviceCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "test", abstract: "Mark an image to run once at the next reset (reverted unless confirmed).")
+
+        @Argument(help: "The image's hash, as 'mcumgr image list' shows it.")
+        var hash: String
+
+        @OptionGroup var global: GlobalOptions
+
+        func validate() throws { _ = try parseHash(hash) }
+
+        func run() async throws {
+            let bytes = try parseHash(hash)
+            let slots = try await global.withClient { try await ImageManager(client: $0).test(hash: bytes) }
+            try global.output.emit(ImageTable(slots)) { ImageTable.text(slots) }
+        }
+    }
+
+    /// `mcumgr image confirm [HASH]`.
+    struct Confirm: AsyncParsableCommand, DeviceCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "confirm", abstract: "Make the running image (or the image with HASH) permanent.")
+
+        @Argument(help: "The image's hash; without it, the running image is confirmed.")
+        var hash: String?
+
+        @OptionGroup var global: GlobalOptions
+
+        func validate() throws { if let hash { _ = try parseHash(hash) } }
+
+        func run() async throws {
+            let bytes = try hash.map(parseHash)
+            let slots = try await global.withClient { try await ImageManager(client: $0).confirm(hash: bytes) }
+            try global.output.emit(ImageTable(slots)) { ImageTable.text(slots) }
+        }
+    }
+
+    /// `mcumgr image erase [--slot N]`.
+    struct Erase: AsyncParsableCommand, DeviceCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "erase", abstract: "Erase a slot (default: the secondary slot of the running image).")
+
+        @Option(name: .customLong("slot"), help: "The slot to erase.")
+        var slot: Int?
+
+        @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            if let slot, slot < 0 { throw ValidationError("--slot must be 0 or more") }
+        }
+
+        func run() async throws {
+            try await global.withClient { try await ImageManager(client: $0).erase(slot: slot) }
+            try global.output.emit(Done(action: "image-erase", details: ["slot": slot.map { .int($0) } ?? .null])) {
+                "Done: erased slot \(slot.map(String.init) ?? "1")"
+            }
+        }
+    }
+
+    /// `mcumgr image slot-info`.
+    struct SlotInfo: AsyncParsableCommand, DeviceCommand {
+        static let configuration = CommandConfiguration(commandName: "slot-info", abstract: "Show each image's slots and their sizes.")
+
+        @OptionGroup var global: GlobalOptions
+
+        private struct SlotRecord: Encodable { let slot: Int, size: Int, upload_image_id: Int? }
+        private struct ImageRecord: Encodable { let image: Int, slots: [SlotRecord], max_image_size: Int? }
+        private struct Answer: Encodable { let images: [ImageRecord] }
+
+        func run() async throws {
+            let images = try await global.withClient { try await ImageManager(client: $0).slotInfo() }
+            let answer = Answer(images: images.map { i in
+                ImageRecord(image: i.image, slots: i.slots.map { SlotRecord(slot: $0.slot, size: $0.size, upload_image_id: $0.uploadImageID) },
+                            max_image_size: i.maxImageSize)
+            })
+            try global.output.emit(answer) {
+                Format.table(
+                    header: ["image", "slot", "size", "max_image_size"],
+                    rows: images.flatMap { i in
+                        i.slots.map { ["\(i.image)", "\($0.slot)", "\($0.size)", i.maxImageSize.map(String.init) ?? "-"] }
+                    },
+                    rightAligned: [0, 1, 2, 3])
+            }
+        }
+    }
+}
+
+/// A 32-byte image hash from hex text; anything else is a usage error.
+func parseHash(_ text: String) throws -> [UInt8] {
+    guard let bytes = Format.bytes(hex: text), bytes.count == 32 else {
+        throw ValidationError("'\(text)' is not an image hash: expected 64 hex digits, as 'mcumgr image list' shows")
+    }
+    return bytes
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import Logging
+
+/// `mcumgr`: manage a device that speaks SMP (MCUmgr) — images and firmware upgrades, files,
+/// settings, statistics, logs, shell — with the command tree of Apache's Go `mcumgr`.
+struct MCUmgr: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mcumgr",
+        abstract: "Manage SMP (MCUmgr) devices: images, firmware upgrades, files, settings, statistics, logs and shell.",
+        discussion: """
+            Name the device with --udp HOST[:PORT], a saved profile (-c NAME, see 'mcumgr conn'), or Go mcumgr's \
+            --conntype udp --connstring [HOST]:PORT. Without one, commands talk to a built-in simulated device \
+            (--sim), fresh for each command, so every command can be tried at once.
+
+            Global options (connection, --json, --timeout, --retries, --mtu, -v) go before or after the subcommand.
+            --json prints one JSON document on standard output (hashes as lowercase hex); messages and progress go to \
+            standard error then.
+
+            Exit status: 0 success, 1 the device answered with an error, 2 usage error, \
+            3 the device could not be reached (transport error or timeout), 4 invalid input file.
+            """,
+        subcommands: [
+            Image.self, Upgrade.self,
+            Echo.self, Reset.self, DateTime.self, TaskStat.self, MPStat.self, Params.self, Info.self, Bootloader.self,
+            Stat.self, Config.self, Log.self, FS.self, Shell.self, Enum.self, EraseStorage.self, Conn.self,
+        ])
+}
+
+/// Parses the command line, runs the command, and turns every error into one line on standard
+/// error and the documented exit status.
+@main
+enum Main {
+    static func main() async {
+        await execute(Array(CommandLine.arguments.dropFirst()))
+    }
+
+    /// Parses and runs `arguments` (the command line after the program name), then exits.
+    nonisolated static func execute(_ arguments: [String]) async -> Never {
+        let rewriter = ArgumentRewriter(arguments, root: MCUmgr.self)
+        let helpHint = "run 'mcumgr \(rewriter.path.map { $0 + " " }.joined())--help' for usage"
+        var command: any ParsableCommand
+        do {
+            command = try MCUmgr.parseAsRoot(rewriter.arguments)
+        } catch {
+            if MCUmgr.exitCode(for: error) == .success {
+                Console.out(MCUmgr.fullMessage(for: error))
+                Console.exit(0)
+            }
+            let message = MCUmgr.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+            fail(Failure(.usage, "\(message.droppingPrefix("Error: ")); \(helpHint)"))
+        }
+        let verbose = (command as? any DeviceCommand)?.global.verbose ?? false
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = verbose ? (label == "mcumgr.sim" ? .notice : .trace) : .critical
+            return handler
+        }
+        do {
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let code as ExitCode {
+            Console.exit(code.rawValue)
+        } catch {
+            if MCUmgr.exitCode(for: error) == .success, !(error is Failure) {
+                Console.out(MCUmgr.fullMessage(for: error))
+                Console.exit(0)
+            }
+            fail(Failure.from(error))
+        }
+        Console.exit(0)
+    }
+
+    /// Prints the failure in one line and exits with its status.
+    static func fail(_ failure: Failure) -> Never {
+        let line = failure.message.split(whereSeparator: \.isNewline).joined(separator: " ")
+        Console.err("mcumgr: error: \(line)")
+        Console.exit(failure.status.rawValue)
+    }
+}
+
+extension String {
+    /// The string without `prefix` at its start.
+    func droppingPrefix(_ prefix: String) -> String {
+        hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self
+    }
+}

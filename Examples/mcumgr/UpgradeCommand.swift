@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import McuMgr
+
+extension MCUmgr {
+    /// `mcumgr upgrade FILE… [--image-index N …] [--mode …] …`: the whole firmware upgrade flow.
+    struct Upgrade: AsyncParsableCommand, DeviceCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "upgrade", abstract: "Upgrade the device's firmware: upload, test, reset and confirm.",
+            discussion: """
+                Each FILE is an MCUboot image; give its image number as FILE@N or with one --image-index per file \
+                (default: the file's position, 0 for the first). Images already on the device are not sent again. \
+                Modes: test-and-confirm (default: the image runs on test and is confirmed once it booted), \
+                confirm-only (no revert), test-only (the application must confirm itself), upload-only.
+                """)
+
+        @Argument(help: ArgumentHelp("MCUboot image files, optionally as FILE@IMAGE.", valueName: "file"))
+        var files: [String]
+
+        @Option(name: .customLong("image-index"), help: "The image number of each file, in order (repeat per file).")
+        var imageIndices: [Int] = []
+
+        @Option(name: .customLong("mode"), help: "test-and-confirm, confirm-only, test-only or upload-only.")
+        var mode = FirmwareUpgradeMode.testAndConfirm.rawValue
+
+        @Option(name: .customLong("pipeline-depth"), help: "Chunks in flight at once (default: the device's buf_count − 1).")
+        var pipelineDepth: Int?
+
+        @Option(name: .customLong("alignment"), help: "Chunk sizes are multiples of this many bytes: 1, 2, 4, 8 or 16.")
+        var alignment = 1
+
+        @Flag(name: .customLong("no-downgrade"), help: "Refuse an image that is not newer than the running one.")
+        var noDowngrade = false
+
+        @Flag(name: .customLong("erase-settings"), help: "Erase the application's settings storage before the reset.")
+        var eraseSettings = false
+
+        @Option(name: .customLong("swap-time"), help: "Seconds the bootloader is expected to need to swap images.")
+        var swapTime: Double = 0
+
+        @Option(name: .customLong("reset-timeout"), help: "Seconds to wait for the device to answer again after the reset.")
+        var resetTimeout: Double = 60
+
+        @OptionGroup var global: GlobalOptions
+
+        private struct Answer: Encodable {
+            let ok = true, action = "upgrade"
+            let mode: String, uploaded_images: [Int], bytes_uploaded: Int, seconds: Double, bytes_per_second: Double
+            let resets: Int, pipeline_depth: Int, packet_size: Int, images: [SlotRecord]
+        }
+
+        func validate() throws {
+            guard FirmwareUpgradeMode(rawValue: mode) != nil else {
+                throw ValidationError("--mode must be test-and-confirm, confirm-only, test-only or upload-only, not '\(mode)'")
+            }
+            let plain = files.filter { splitIndex($0).index == nil }
+            guard imageIndices.isEmpty || imageIndices.count == plain.count else {
+                throw ValidationError("give one --image-index per file without @N (\(plain.count)), not \(imageIndices.count)")
+            }
+            if imageIndices.contains(where: { $0 < 0 }) { throw ValidationError("--image-index must be 0 or more") }
+            if let pipelineDepth, !(1...255).contains(pipelineDepth) { throw ValidationError("--pipeline-depth must be 1 to 255") }
+            guard UploadConfiguration.supportedAlignments.contains(alignment) else { throw ValidationError("--alignment must be 1, 2, 4, 8 or 16") }
+            guard swapTime >= 0, resetTimeout > 0 else { throw ValidationError("--swap-time must be 0 or more and --reset-timeout more than 0") }
+        }
+
+        /// Splits `FILE@N` into the file and N, unless a file by the whole name exists.
+        private func splitIndex(_ argument: String) -> (path: String, index: Int?) {
+            guard let at = argument.lastIndex(of: "@"), let n = Int(argument[argument.index(after: at)...]),
+                  !FileManager.default.fileExists(atPath: argument) else { return (argument, nil) }
+            return (String(argument[..<at]), n)
+        }
+
+        func run() async throws {
+            var images: [FirmwareUpgradeImage] = []
+            var explicit = imageIndices.makeIterator()
+            for (position, argument) in files.enumerated() {
+                let (path, index) = splitIndex(argument)
+                let image = try InputFile.mcubootImage(path)
+                images.append(FirmwareUpgradeImage(index: index ?? explicit.next() ?? position, image: image))
+            }
+            let configuration = FirmwareUpgradeConfiguration(
+                mode: FirmwareUpgradeMode(rawValue: mode)!, pipelineDepth: pipelineDepth, byteAlignment: alignment,
+                eraseAppSettings: eraseSettings, estimatedSwapTime: .seconds(swapTime), resetTimeout: .seconds(resetTimeout),
+                rejectsDowngrade: noDowngrade, chunkTimeout: .seconds(global.timeout ?? 2))
+            let output = global.output
+            let report = try await global.withClient { client in
+                let upgrade = try FirmwareUpgradeManager(client: client).start(images: images, configuration: configuration)
+                var displays: [Int: ProgressDisplay] = [:]
+                for await event in upgrade.events {
+                    switch event {
+                    case .stateChanged(let state):
+                        for display in displays.values { display.finish() }
+                        if !output.json, state != .none { Console.out("upgrade: \(state.rawValue)") }
+                    case .uploadProgress(let image, let progress):
+                        let display = displays[image] ?? ProgressDisplay(label: "image \(image)", fd: output.progressDescriptor)
+                        displays[image] = display
+                        display.update(bytes: progress.bytesSent, total: progress.totalBytes, rate: progress.currentBytesPerSecond)
+                    case .completed, .failed:
+                        for display in displays.values { display.finish() }
+                    }
+                }
+                return try await upgrade.result()
+            }
+            let seconds = Double(report.uploadDuration.components.seconds) + Double(report.uploadDuration.components.attoseconds) / 1e18
+            let answer = Answer(
+                mode: mode, uploaded_images: report.uploadedImages, bytes_uploaded: report.bytesUploaded,
+                seconds: (seconds * 1000).rounded() / 1000, bytes_per_second: report.averageBytesPerSecond.rounded(),
+                resets: report.resets, pipeline_depth: report.pipelineDepth, packet_size: report.packetSize,
+                images: report.slots.map(SlotRecord.init))
+            try output.emit(answer) {
+                let uploaded = report.uploadedImages.isEmpty
+                    ? "nothing uploaded (the images were already on the device)"
+                    : "uploaded \(report.bytesUploaded) bytes in \(Format.fixed(seconds, 2)) s (\(Format.rate(report.averageBytesPerSecond)))"
+                return "Done: \(uploaded), \(report.resets) reset(s)\n" + ImageTable.text(report.slots)
+            }
+        }
+    }
+}
