@@ -11,6 +11,9 @@ bootstrap:
 build: bootstrap
 	swift build
 
+demo: bootstrap
+	scripts/demo.sh
+
 test: bootstrap
 	swift test
 

@@ -16,6 +16,10 @@ let package = Package(
         .library(name: "SMP", targets: ["SMP"]),
         .library(name: "SMPUDP", targets: ["SMPUDP"]),
         .library(name: "McuBoot", targets: ["McuBoot"]),
+        .library(name: "McuMgr", targets: ["McuMgr"]),
+        .library(name: "SMPSimulator", targets: ["SMPSimulator"]),
+        .executable(name: "mcumgr", targets: ["mcumgr"]),
+        .executable(name: "mcumgr-sim", targets: ["mcumgr-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),

@@ -28,7 +28,7 @@ public enum McuBootError: Error, Equatable, Sendable, CustomStringConvertible {
     case truncatedTLV(offset: Int, areaEnd: Int)
     /// The unprotected area has no SHA-256/384/512 TLV.
     case missingHash
-    /// The unprotected area has more than one hash TLV.
+    /// The unprotected area has more than one TLV of the hash type in use (Zephyr's `TLV_MULTIPLE_HASHES_FOUND`).
     case multipleHashes([McuBootTLVType])
     /// The hash TLV's length does not match its algorithm.
     case badHashLength(type: McuBootTLVType, length: Int)
@@ -95,7 +95,7 @@ public enum McuBootError: Error, Equatable, Sendable, CustomStringConvertible {
             return "MCUboot image has no SHA-256/384/512 TLV, so the device cannot identify or check it. "
                 + "Create the image with imgtool sign/create (which always adds the hash)."
         case .multipleHashes(let types):
-            return "MCUboot image has \(types.count) hash TLVs (\(types.map(\.description).joined(separator: ", "))); "
+            return "MCUboot image has \(types.count) hash TLVs of type \(types.first.map(\.description) ?? "?"); "
                 + "MCUboot and Zephyr accept exactly one. Re-create the image with imgtool."
         case .badHashLength(let type, let length):
             return "Corrupt MCUboot image: hash TLV \(type) is \(length) bytes long, which does not fit its "

@@ -14,7 +14,8 @@ public struct McuBootImage: Sendable, Hashable {
     public let protectedTLVs: [McuBootTLV]
     /// The records of the unprotected TLV area (hash, key, signatures).
     public let unprotectedTLVs: [McuBootTLV]
-    /// The image hash stored in the unprotected area: the SHA-256 TLV (0x10), else SHA-384 or SHA-512.
+    /// The image hash stored in the unprotected area: the SHA-256 TLV (0x10), else SHA-384 (0x11),
+    /// else SHA-512 (0x12).
     public let hash: [UInt8]
     /// Which digest ``hash`` is.
     public let hashAlgorithm: McuBootHashAlgorithm
@@ -32,10 +33,12 @@ public struct McuBootImage: Sendable, Hashable {
         guard headerSize <= bytes.count else {
             throw .headerSizePastEnd(headerSize: headerSize, fileSize: bytes.count)
         }
-        let payloadEnd = headerSize + Int(header.imageSize)
-        guard payloadEnd <= bytes.count else {
-            throw .imageSizePastEnd(payloadEnd: payloadEnd, fileSize: bytes.count)
+        // In 64 bits so that a huge ih_img_size cannot overflow on a 32-bit platform.
+        let claimedEnd = UInt64(headerSize) + UInt64(header.imageSize)
+        guard claimedEnd <= UInt64(bytes.count) else {
+            throw .imageSizePastEnd(payloadEnd: Int(clamping: claimedEnd), fileSize: bytes.count)
         }
+        let payloadEnd = Int(claimedEnd)
         var offset = payloadEnd
         var protectedTLVs: [McuBootTLV] = []
         if header.protectedTLVSize > 0 {
@@ -46,11 +49,12 @@ public struct McuBootImage: Sendable, Hashable {
         }
         let area = try McuBootTLVArea.parse(
             bytes, at: offset, magic: McuBootTLVArea.unprotectedMagic, expectedSize: nil)
-        let hashTLVs = area.tlvs.filter { McuBootHashAlgorithm(tlvType: $0.type) != nil }
-        guard let hashTLV = hashTLVs.first, let algorithm = McuBootHashAlgorithm(tlvType: hashTLV.type) else {
-            throw .missingHash
-        }
-        guard hashTLVs.count == 1 else { throw .multipleHashes(hashTLVs.map(\.type)) }
+        // SHA-256 first (the one Zephyr reports), else SHA-384, else SHA-512; exactly one of that type.
+        guard let algorithm = McuBootHashAlgorithm.allCases.first(where: { algorithm in
+            area.tlvs.contains { $0.type == algorithm.tlvType }
+        }) else { throw .missingHash }
+        let hashTLVs = area.tlvs.filter { $0.type == algorithm.tlvType }
+        guard hashTLVs.count == 1, let hashTLV = hashTLVs.first else { throw .multipleHashes(hashTLVs.map(\.type)) }
         guard hashTLV.value.count == algorithm.digestSize else {
             throw .badHashLength(type: hashTLV.type, length: hashTLV.value.count)
         }

@@ -66,7 +66,7 @@ public struct McuBootImageBuilder: Sendable {
         guard (McuBootImageHeader.size...0xffff).contains(headerSize) else {
             throw .invalidBuilderParameter("headerSize must be between 0x20 and 0xffff, not \(hex(headerSize))")
         }
-        guard payload.count <= Int(UInt32.max) - headerSize else {
+        guard UInt64(payload.count) <= UInt64(UInt32.max) else {
             throw .invalidBuilderParameter("the payload of \(payload.count) bytes does not fit a 32-bit image size")
         }
         let ramLoad = ramLoadAddress ?? 0

@@ -73,6 +73,9 @@ public struct McuBootSlotPadding: Sendable, Hashable {
         guard (0...1 << 20).contains(maxSectors) else {
             throw .invalidBuilderParameter("maxSectors must be between 0 and 1048576, not \(maxSectors)")
         }
+        guard slotSize >= 0, UInt64(slotSize) <= UInt64(UInt32.max) else {
+            throw .invalidBuilderParameter("slotSize must fit in 32 bits, not \(slotSize)")
+        }
         guard erasedValue == 0 || erasedValue == 0xff else {
             throw .invalidBuilderParameter("erasedValue must be 0x00 or 0xff")
         }

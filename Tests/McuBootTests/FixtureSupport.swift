@@ -201,3 +201,8 @@ enum Imgtool {
         return text
     }
 }
+
+/// The first offset where `a` and `b` differ, or the shorter length when one is a prefix (for messages).
+func firstDifference(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
+}

@@ -167,6 +167,16 @@ struct McuBootMalformedImageTests {
         Self.setLE16(&twice, at: area + 2, 76)
         #expect(parseError(twice) == .multipleHashes([.sha256, .sha256]))
 
+        // A SHA-512 TLV beside the SHA-256 one: the SHA-256 one is the hash (as in Zephyr).
+        var both = try Self.validImage(protected: false)
+        let sha256 = Array(both[(area + 8)..<(area + 40)])
+        both += [0x12, 0x00, 64, 0x00] + Array(repeating: 0xee, count: 64)
+        Self.setLE16(&both, at: area + 2, 40 + 68)
+        let image = try McuBootImage(bytes: both)
+        #expect(image.hashAlgorithm == .sha256)
+        #expect(image.hash == sha256)
+        try image.verifyHash()
+
         // A 31-byte SHA-256.
         var short = Array(try Self.validImage(protected: false).dropLast())
         Self.setLE16(&short, at: area + 2, 39)
