@@ -107,9 +107,16 @@ extension CBORValue {
 
 /// Assembles items from libcbor's streaming callbacks.
 private final class CBORItemBuilder {
+    /// Elements of an open array or map. A class, so that appending never copies what came
+    /// before (an array held in the enum payload is copied on every append: quadratic time).
+    final class Collected<Element> {
+        var elements: [Element] = []
+        init(capacity: Int = 0) { elements.reserveCapacity(capacity) }
+    }
+
     enum Frame {
-        case array(expected: Int?, items: [CBORValue])
-        case map(expected: Int?, entries: [(key: CBORValue, value: CBORValue)], key: CBORValue?)
+        case array(expected: Int?, items: Collected<CBORValue>)
+        case map(expected: Int?, entries: Collected<(key: CBORValue, value: CBORValue)>, key: CBORValue?)
         case tag(UInt64)
         case byteChunks([UInt8])
         case textChunks([UInt8], start: Int)
@@ -153,22 +160,22 @@ private final class CBORItemBuilder {
                 return
             }
             switch top {
-            case .array(let expected, var items):
-                items.append(value)
-                if let expected, items.count == expected {
-                    value = .array(items)
+            case .array(let expected, let items):
+                items.elements.append(value)
+                if let expected, items.elements.count == expected {
+                    value = .array(items.elements)
                     continue
                 }
                 stack.append(.array(expected: expected, items: items))
                 return
-            case .map(let expected, var entries, let key):
+            case .map(let expected, let entries, let key):
                 guard let key else {
                     stack.append(.map(expected: expected, entries: entries, key: value))
                     return
                 }
-                entries.append((key: key, value: value))
-                if let expected, entries.count == expected {
-                    value = .map(entries)
+                entries.elements.append((key: key, value: value))
+                if let expected, entries.elements.count == expected {
+                    value = .map(entries.elements)
                     continue
                 }
                 stack.append(.map(expected: expected, entries: entries, key: nil))
@@ -209,9 +216,11 @@ private final class CBORItemBuilder {
 
     func collectionStart(_ size: Int, isMap: Bool) {
         let available = bytesAfterHead
-        let needed = isMap ? (size > Int.max / 2 ? Int.max : size * 2) : size
-        guard needed <= available else {
-            fail(.lengthExceedsInput(offset: headOffset, claimed: UInt64(size), available: available))
+        // libcbor hands the count over as size_t, imported as Int: claims of 2^63 and more arrive negative.
+        let claimed = UInt64(UInt(bitPattern: size))
+        let needed = isMap ? (claimed > UInt64(Int.max) / 2 ? UInt64.max : claimed * 2) : claimed
+        guard needed <= UInt64(available) else {
+            fail(.lengthExceedsInput(offset: headOffset, claimed: claimed, available: available))
             return
         }
         if size == 0 {
@@ -219,13 +228,9 @@ private final class CBORItemBuilder {
             return
         }
         if isMap {
-            var entries: [(key: CBORValue, value: CBORValue)] = []
-            entries.reserveCapacity(size)
-            push(.map(expected: size, entries: entries, key: nil))
+            push(.map(expected: size, entries: Collected(capacity: size), key: nil))
         } else {
-            var items: [CBORValue] = []
-            items.reserveCapacity(size)
-            push(.array(expected: size, items: items))
+            push(.array(expected: size, items: Collected(capacity: size)))
         }
     }
 
@@ -236,9 +241,9 @@ private final class CBORItemBuilder {
         }
         switch top {
         case .array(nil, let items):
-            emit(.array(items))
+            emit(.array(items.elements))
         case .map(nil, let entries, nil):
-            emit(.map(entries))
+            emit(.map(entries.elements))
         case .byteChunks(let chunks):
             emit(.bytes(chunks))
         case .textChunks(let chunks, let start):
@@ -271,9 +276,9 @@ private final class CBORItemBuilder {
                 let b = builder(ctx)
                 b.push(.textChunks([], start: b.headOffset))
             },
-            indef_array_start: { builder($0).push(.array(expected: nil, items: [])) },
+            indef_array_start: { builder($0).push(.array(expected: nil, items: Collected())) },
             array_start: { builder($0).collectionStart($1, isMap: false) },
-            indef_map_start: { builder($0).push(.map(expected: nil, entries: [], key: nil)) },
+            indef_map_start: { builder($0).push(.map(expected: nil, entries: Collected(), key: nil)) },
             map_start: { builder($0).collectionStart($1, isMap: true) },
             tag: { builder($0).push(.tag($1)) },
             float2: { builder($0).emit(.float(Double($1))) },

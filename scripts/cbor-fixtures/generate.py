@@ -23,7 +23,9 @@ Description format (one JSON object with exactly one key per item):
 
 Besides the cbor2 vectors ("vectors"), the file holds "indefinite" vectors: hand-built encodings
 that use indefinite-length arrays, maps and chunked strings (cbor2 never emits those), each with
-the structure it must decode to. They are decode-only.
+the structure it must decode to. They are decode-only. Last, "smp" holds the SMP payloads of
+smp-reference §8 (and a few more) as cbor2 encodes them in canonical order, by name, for the
+Codable tests.
 
 Every cbor2 vector is checked here too: a small independent CBOR walker re-reads cbor2's bytes
 and must find the described structure, so the description is what cbor2 emitted.
@@ -473,6 +475,43 @@ def indefinite_vectors():
     return out
 
 
+# ---------------------------------------------------------------------------------------------
+# SMP payloads (smp-reference §8) encoded by cbor2 in canonical order, for the Codable tests.
+
+IMAGE_HEADER = bytes.fromhex("3db8f39600000000200000000002000000000000010203000400000000000000")
+UPLOAD_SHA = bytes.fromhex("c5a5fca9c90a7292439ba4a5aaa19d76c0b2d59672073efa89a3ae430aa5e2f7")
+IMAGE_HASH = bytes.fromhex("150dab841b12b517b5421a0c97ebbb3f2f4df1f12f11f36906eb52301ffb53c5")
+
+
+def smp_payloads():
+    first64 = IMAGE_HEADER + bytes(range(32))
+    upload = {"image": 0, "len": 584, "off": 0, "sha": UPLOAD_SHA, "data": first64, "upgrade": False}
+    # The §8.2 request payload, in the order the reference lists it, is cbor2's non-canonical output.
+    reference = ("a6" "65696d616765" "00" "636c656e" "190248" "636f6666" "00" "63736861" "5820" + UPLOAD_SHA.hex()
+                 + "6464617461" "5840" + first64.hex() + "67757067726164" "65" "f4")
+    assert cbor2.dumps(upload).hex() == reference and len(reference) == 2 * 138
+    payloads = {
+        "echo request": {"d": "hello"},
+        "echo response": {"r": "hello"},
+        "upload first chunk": upload,
+        "upload next chunk": {"off": 64, "data": bytes(range(0x20, 0x30))},
+        "upload response": {"off": 64},
+        "upload final response": {"off": 584, "match": True},
+        "image state response": {
+            "images": [
+                {"image": 0, "slot": 0, "version": "1.2.3.4", "hash": IMAGE_HASH,
+                 "bootable": True, "pending": False, "confirmed": True, "active": True, "permanent": False},
+                {"image": 0, "slot": 1, "version": "1.3.0", "hash": bytes(range(32)),
+                 "bootable": True, "pending": True, "confirmed": False, "active": False, "permanent": False},
+            ],
+            "splitStatus": 0,
+        },
+        "group error response": {"err": {"group": 1, "rc": 8}},
+        "mcumgr params response": {"buf_size": 2475, "buf_count": 4},
+    }
+    return [{"name": name, "hex": cbor2.dumps(value, canonical=True).hex()} for name, value in payloads.items()]
+
+
 def main():
     vectors = []
     for v in values():
@@ -490,16 +529,17 @@ def main():
         "format": "see the docstring of scripts/cbor-fixtures/generate.py",
         "vectors": vectors,
         "indefinite": indefinite_vectors(),
+        "smp": smp_payloads(),
     }
     # One vector per line, so that a regenerated file diffs readably.
     with open(OUT, "w", encoding="utf-8") as f:
         f.write("{\n")
         for key in ("generator", "cbor2", "seed", "encoding", "format"):
             f.write("%s: %s,\n" % (json.dumps(key), json.dumps(doc[key])))
-        for i, key in enumerate(("vectors", "indefinite")):
+        for i, key in enumerate(("vectors", "indefinite", "smp")):
             f.write("%s: [\n" % json.dumps(key))
             f.write(",\n".join(json.dumps(x, ensure_ascii=False, separators=(",", ":")) for x in doc[key]))
-            f.write("\n]%s\n" % ("," if i == 0 else ""))
+            f.write("\n]%s\n" % ("," if i < 2 else ""))
         f.write("}\n")
     json.load(open(OUT, encoding="utf-8"))
     print("wrote %d vectors and %d indefinite-length vectors to %s"

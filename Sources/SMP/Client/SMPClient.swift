@@ -148,7 +148,11 @@ public actor SMPClient {
             } onCancel: {
                 Task { await self.dropWaiter(token) }
             }
-            try Task.checkCancellation()
+            if Task.isCancelled {
+                // This task may have been woken for a free slot it will not take: pass it on.
+                wakeWaiters()
+                throw CancellationError()
+            }
             if isClosed { throw SMPError.closed }
         }
         inFlight += 1

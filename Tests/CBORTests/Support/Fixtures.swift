@@ -135,6 +135,23 @@ struct CBORFixtureFile: Decodable, Sendable {
     let seed: Int
     let vectors: [CBORVector]
     let indefinite: [CBORVector]
+    let smp: [NamedPayload]
+
+    /// An SMP payload (smp-reference §8) as cbor2 encodes it in canonical order.
+    struct NamedPayload: Decodable, Sendable {
+        let name: String
+        let hex: String
+    }
+
+    /// The cbor2 bytes of the SMP payload called `name`.
+    func smpPayload(_ name: String) throws -> [UInt8] {
+        guard let payload = smp.first(where: { $0.name == name }) else {
+            throw FixtureError.missing(name)
+        }
+        return Hex.bytes(payload.hex)
+    }
+
+    enum FixtureError: Error { case missing(String) }
 
     static let url = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent()
