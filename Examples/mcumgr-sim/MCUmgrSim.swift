@@ -2,11 +2,6 @@ import ArgumentParser
 import Logging
 import SMPSimulator
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `mcumgr-sim`: a simulated Zephyr device with MCUboot that any SMP client can reach over UDP.
 @main
@@ -15,9 +10,9 @@ struct MCUmgrSim: AsyncParsableCommand {
         commandName: "mcumgr-sim",
         abstract: "Run a simulated Zephyr/MCUboot device that answers SMP (mcumgr) over UDP.",
         discussion: """
-            The device starts with a running, confirmed MCUboot image in slot 0 of each image and
-            empty secondary slots. It prints "listening on HOST:PORT" once bound, logs one line per
-            request on standard error, and stops on SIGINT or SIGTERM.
+            The device starts with a running, confirmed MCUboot image in slot 0 of each image and \
+            empty secondary slots. It prints "listening on HOST:PORT" once bound, logs one line per \
+            request on standard error, and stops on SIGINT or SIGTERM (exit status 0).
             """)
 
     @Option(name: .customLong("udp"), help: "Address to serve, HOST:PORT or [IPv6]:PORT (repeatable).")
@@ -110,6 +105,9 @@ struct MCUmgrSim: AsyncParsableCommand {
     @Flag(name: .customLong("quiet"), help: "Do not log each request.")
     var quiet = false
 
+    @Flag(name: .customLong("exit-on-eof"), help: "Also stop when standard input closes (for a parent process that may die).")
+    var exitOnEndOfInput = false
+
     func validate() throws {
         guard !endpoints.isEmpty, endpoints.allSatisfy({ UDPEndpoint($0) != nil }) else {
             throw ValidationError("--udp expects HOST:PORT or [IPv6]:PORT")
@@ -129,7 +127,7 @@ struct MCUmgrSim: AsyncParsableCommand {
     func run() async throws {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = quiet ? .notice : .info
+            handler.logLevel = quiet ? .notice : .debug
             return handler
         }
         let device = SimulatedDevice(
@@ -146,15 +144,14 @@ struct MCUmgrSim: AsyncParsableCommand {
             do {
                 let server = try await SimulatorUDPServer.start(device: device, host: endpoint.host, port: endpoint.port)
                 servers.append(server)
-                print("listening on \(UDPEndpoint(host: endpoint.host, port: server.port))")
-                fflush(stdout)
+                Console.write("listening on \(UDPEndpoint(host: endpoint.host, port: server.port))", to: 1)
             } catch {
                 for server in servers { await server.close() }
-                throw ValidationError("cannot bind \(endpoint): \(error)")
+                throw BindError(endpoint: endpoint, underlying: "\(error)")
             }
         }
-        let signal = await SignalWaiter.wait()
-        FileHandleLike.standardError("mcumgr-sim: signal \(signal), stopping")
+        let reason = await StopWaiter.wait(watchesStandardInput: exitOnEndOfInput)
+        Console.write("mcumgr-sim: \(reason), stopping", to: 2)
         for server in servers { await server.close() }
     }
 
@@ -198,9 +195,10 @@ struct MCUmgrSim: AsyncParsableCommand {
     }
 }
 
-/// Writes a line to standard error.
-enum FileHandleLike {
-    static func standardError(_ line: String) {
-        fputs(line + "\n", stderr)
-    }
+/// The simulator could not bind one of its addresses.
+struct BindError: Error, CustomStringConvertible {
+    let endpoint: UDPEndpoint
+    let underlying: String
+
+    var description: String { "cannot bind \(endpoint): \(underlying)" }
 }

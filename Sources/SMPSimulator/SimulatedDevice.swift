@@ -40,7 +40,7 @@ public actor SimulatedDevice {
 
     /// Makes a device with empty flash (install images with ``install(_:image:slot:)``).
     ///
-    /// - Parameter logger: receives one `info` line per request and `notice` lines for resets and faults.
+    /// - Parameter logger: receives one `debug` line per request and `notice` lines for resets and faults.
     public init(
         configuration: DeviceConfiguration = DeviceConfiguration(), link: LinkConfiguration = LinkConfiguration(),
         faults: FaultConfiguration = FaultConfiguration(), logger: Logger = Logger(label: "smp-simulator")
@@ -81,13 +81,4 @@ public actor SimulatedDevice {
         for task in servingTasks { task.cancel() }
         servingTasks = []
     }
-}
-
-/// A packet held back by a reorder fault.
-struct HeldPacket: Sendable {
-    let bytes: [UInt8]
-    let transport: Int
-    let reply: ResponseSink
-    let generation: Int
-    let serial: Int
 }

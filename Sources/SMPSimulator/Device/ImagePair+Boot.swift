@@ -1,6 +1,6 @@
 extension ImagePair {
     /// What MCUboot did with this image pair at boot.
-    enum BootAction: Sendable, Equatable {
+    enum BootAction: Sendable, Equatable, CustomStringConvertible {
         /// Booted the primary slot as it was.
         case none
         /// Swapped the secondary in for one test boot.
@@ -11,6 +11,16 @@ extension ImagePair {
         case reverted
         /// Refused the secondary image (bad hash, or a downgrade with downgrade prevention) and erased it.
         case rejected(String)
+
+        var description: String {
+            switch self {
+            case .none: return "no swap"
+            case .swappedForTest: return "swapped for test"
+            case .swappedPermanently: return "swapped permanently"
+            case .reverted: return "reverted"
+            case .rejected(let why): return "rejected (\(why))"
+            }
+        }
     }
 
     /// Runs MCUboot's swap decision for this pair at boot and performs the swap.

@@ -47,21 +47,3 @@ struct ImagePair: Sendable {
         return slot == Self.activeSlot
     }
 }
-
-/// How the next boot goes (`enum img_mgmt_next_boot_type`).
-enum NextBootKind: Sendable {
-    /// An ordinary boot of a confirmed image.
-    case normal
-    /// A one-time test boot.
-    case test
-    /// A revert to the previous image.
-    case revert
-}
-
-/// The four state flags of one slot in `image list`.
-struct SlotFlags: Sendable, Hashable {
-    var pending = false
-    var confirmed = false
-    var active = false
-    var permanent = false
-}

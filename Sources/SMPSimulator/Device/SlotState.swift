@@ -26,15 +26,3 @@ public struct SlotState: Sendable, Hashable, CustomStringConvertible {
         return "image \(image) slot \(slot) v\(version) " + (flags.isEmpty ? "-" : flags.joined(separator: " "))
     }
 }
-
-/// The image upload in progress.
-public struct UploadProgress: Sendable, Hashable {
-    /// Target image.
-    public let image: Int
-    /// Bytes received so far.
-    public let offset: Int
-    /// Total length.
-    public let size: Int
-    /// The `sha` the upload started with.
-    public let sha: [UInt8]
-}

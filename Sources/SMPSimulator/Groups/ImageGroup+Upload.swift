@@ -47,6 +47,7 @@ extension ImageGroup {
         guard size <= device.images[index].slots[1].size else {
             return failed(device, ImageError.invalidImageTooLarge)
         }
+        guard data.count <= size else { return failed(device, ImageError.invalidImageDataOverrun) }
         if upgrade, case .success(let running) = device.images[index].slots[0].imageInfo {
             let new = ImageVersion(data[20], data[21], data.le16(22), build: data.le32(24))
             let newer = device.configuration.comparesBuildNumbers ? new > running.version : new.compareIgnoringBuild(running.version) > 0

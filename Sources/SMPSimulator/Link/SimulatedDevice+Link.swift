@@ -69,7 +69,9 @@ extension SimulatedDevice {
     }
 
     /// Takes one of `buf_count` buffers and queues the packet for the (single) SMP work queue.
-    func admit(_ packet: [UInt8], transport: Int, reply: @escaping ResponseSink, generation gen: Int) {
+    /// A packet longer than `buf_size` is cut to `buf_size`, as the net_buf holding it would be.
+    func admit(_ received: [UInt8], transport: Int, reply: @escaping ResponseSink, generation gen: Int) {
+        let packet = received.count > configuration.bufferSize ? Array(received.prefix(configuration.bufferSize)) : received
         guard gen == generation, !isOffline else {
             note(packet, transport: transport, .dropped("rebooting"))
             return
@@ -197,7 +199,7 @@ extension SimulatedDevice {
     func keep(_ record: RequestRecord) {
         if records.count >= Self.recordLimit { records.removeFirst(records.count / 2) }
         records.append(record)
-        logger.info("\(record)")
+        logger.debug("\(record)")
     }
 
     /// Records a packet the link did not hand to the device.

@@ -28,7 +28,7 @@ extension SimulatedDevice {
         heldResponse = nil
         let actions = core.boot()
         offlineUntil = .now + configuration.bootDuration
-        logger.notice("reboot (\(reason)); boot \(core.bootCount): \(actions)")
+        logger.notice("reboot (\(reason)), boot \(core.bootCount): \(actions.enumerated().map { "image \($0.offset) \($0.element)" }.joined(separator: ", "))")
         for hooks in transports.values where hooks.disconnectsOnReset {
             await hooks.disconnect(configuration.bootDuration)
         }

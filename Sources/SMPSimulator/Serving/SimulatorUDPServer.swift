@@ -22,12 +22,14 @@ public final class SimulatorUDPServer: Sendable {
     public var port: Int { localAddress.port ?? 0 }
 
     /// Binds `host:port` (default 127.0.0.1:1337; `::1` for IPv6) and starts serving `device`.
+    ///
+    /// The socket does not set `SO_REUSEADDR`: a port already served fails to bind rather than
+    /// sharing its datagrams with another simulator.
     public static func start(
         device: SimulatedDevice, host: String = "127.0.0.1", port: Int = 1337,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> SimulatorUDPServer {
         let asyncChannel = try await DatagramBootstrap(group: group)
-            .channelOption(.socketOption(.so_reuseaddr), value: 1)
             .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65_536))
             .bind(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {

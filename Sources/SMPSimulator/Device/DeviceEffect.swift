@@ -1,0 +1,9 @@
+/// Something the link layer must do after a request.
+enum DeviceEffect: Sendable, Equatable {
+    /// The reset command was answered: reboot after the reset delay.
+    case resetRequested
+    /// A fault: the device resets now, without answering.
+    case crash
+    /// A fault: the link drops now.
+    case disconnect
+}
