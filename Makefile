@@ -15,7 +15,7 @@ demo: bootstrap
 	scripts/demo.sh
 
 test: bootstrap
-	swift test
+	swift test --no-parallel
 
 clean:
 	rm -rf .build

@@ -18,7 +18,7 @@ struct LinkModelTests {
         defer { Task { await link.close() } }
         for seq: UInt8 in 1...3 { try await link.transport.send(echo(seq)) }
         let answers = await link.inbox.take(3, window: .seconds(2))
-        #expect(answers.count == 3)
+        try #require(answers.count == 3)
         // The refusal comes first (no latency), for the third request.
         #expect(answers.first?[6] == 3)
         #expect(try payloadValue(answers[0])["rc"]?.intValue == 2)

@@ -31,7 +31,7 @@ struct UploadTests {
         // Starting again with the same sha: nothing is written, the device answers where it stands.
         r = try await f.request(.write, .image, 1, chunk(0, 1000, first: true, sha: sha, image: image))
         #expect(r["off"]?.intValue == 2000)
-        #expect(await f.device.uploadProgress?.offset == 2000)
+        #expect(await f.device.partialUpload?.offset == 2000)
         // A different sha starts over.
         let other = [UInt8](repeating: 9, count: 32)
         r = try await f.request(.write, .image, 1, chunk(0, 500, first: true, sha: other, image: image))
@@ -61,7 +61,7 @@ struct UploadTests {
         try await f.request(.write, .image, 1, chunk(0, 1000, first: true, image: small))
         let big: CBORValue = .textMap(["off": .int(1000), "data": .bytes([UInt8](repeating: 0, count: 1500))])
         #expect(try await f.error(.write, .image, 1, big) == .image(.invalidImageDataOverrun))
-        #expect(await f.device.uploadProgress == nil)
+        #expect(await f.device.partialUpload == nil)
     }
 
     @Test("first-chunk checks in order: header, length, magic, sha length, slot size")
@@ -133,7 +133,7 @@ struct UploadTests {
         } catch SMPError.timeout {
         }
         #expect(await f.device.bootCount == 2)
-        #expect(await f.device.uploadProgress == nil)
+        #expect(await f.device.partialUpload == nil)
         await f.device.waitUntilOnline()
         // The fault fires once: the next upload completes.
         let r = try await f.upload(image)
@@ -152,7 +152,7 @@ struct UploadTests {
             Issue.record("the upload should fail at the disconnect")
         } catch SMPError.transport {
         }
-        #expect(await f.device.uploadProgress?.offset == 5120)
+        #expect(await f.device.partialUpload?.offset == 5120)
         // Refused while the link is down, accepted after the delay.
         await #expect(throws: SMPTransportError.self) { try await f.transport.connect() }
         try await Task.sleep(for: .milliseconds(150))

@@ -30,21 +30,14 @@ public struct FileUploadTarget: UploadTarget {
         return .map(entries)
     }
 
-    /// Exact packet size, computed from the encoded map with empty data.
-    public func packetSize(offset: Int, dataLength: Int, totalLength: Int, isFirst: Bool) -> Int {
-        let map = Self.request(name: name, offset: offset, data: [], length: isFirst ? totalLength : nil)
-        return SMPHeader.size + CBORWriter().encode(map).count - 1 + cborByteStringHeadLength(dataLength) + dataLength
+    /// The first chunk also carries `len`.
+    public func request(offset: Int, data: ArraySlice<UInt8>, totalLength: Int, isFirst: Bool) -> UploadChunkRequest {
+        UploadChunkRequest(group: .fs, command: 0, payload: Self.request(name: name, offset: offset, data: data, length: isFirst ? totalLength : nil))
     }
 
-    /// Sends one chunk and returns the device's offset.
-    public func sendChunk(
-        offset: Int, data: ArraySlice<UInt8>, totalLength: Int, isFirst: Bool,
-        timeout: Duration, retries: Int
-    ) async throws -> UploadAcknowledgement {
-        let map = Self.request(name: name, offset: offset, data: data, length: isFirst ? totalLength : nil)
-        let response = try await client.exchange(.write, group: .fs, command: 0, payload: map, timeout: timeout, retries: retries)
+    /// The answer's `off`; a device that is elsewhere names the offset it expects in `len`, next to the error.
+    public func acknowledgement(from response: CBORValue) throws -> UploadAcknowledgement {
         if let error = SMPDeviceError(response: response) {
-            // A device that is elsewhere names the offset it expects in `len`, next to the error.
             if case .fs(.fileOffsetNotValid) = error, let expected = response["len"]?.intValue {
                 return UploadAcknowledgement(nextOffset: expected)
             }

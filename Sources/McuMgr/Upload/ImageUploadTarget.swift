@@ -39,28 +39,17 @@ public struct ImageUploadTarget: UploadTarget {
         return .map(entries)
     }
 
-    private func request(offset: Int, data: ArraySlice<UInt8>, totalLength: Int, isFirst: Bool) -> CBORValue {
-        isFirst
+    /// The first chunk carries `len`, `sha`, `image` and `upgrade`; the others only `off` and `data`.
+    public func request(offset: Int, data: ArraySlice<UInt8>, totalLength: Int, isFirst: Bool) -> UploadChunkRequest {
+        let payload = isFirst
             ? Self.request(offset: offset, data: data, length: totalLength, sha: sha, image: image, upgrade: upgrade)
             : Self.request(offset: offset, data: data, length: nil, sha: nil, image: nil, upgrade: nil)
+        return UploadChunkRequest(group: .image, command: 1, payload: payload)
     }
 
-    /// Exact packet size, computed from the encoded map with empty data.
-    public func packetSize(offset: Int, dataLength: Int, totalLength: Int, isFirst: Bool) -> Int {
-        let empty = CBORWriter().encode(request(offset: offset, data: [], totalLength: totalLength, isFirst: isFirst)).count
-        return SMPHeader.size + empty - 1 + cborByteStringHeadLength(dataLength) + dataLength
-    }
-
-    /// Sends one chunk; the answer's `off` (and `match` at the end) is returned.
-    public func sendChunk(
-        offset: Int, data: ArraySlice<UInt8>, totalLength: Int, isFirst: Bool,
-        timeout: Duration, retries: Int
-    ) async throws -> UploadAcknowledgement {
-        let response = try await client.request(
-            .write, group: .image, command: 1,
-            payload: request(offset: offset, data: data, totalLength: totalLength, isFirst: isFirst),
-            timeout: timeout, retries: retries
-        )
+    /// The answer's `off`, and `match` on the last chunk.
+    public func acknowledgement(from response: CBORValue) throws -> UploadAcknowledgement {
+        if let error = SMPDeviceError(response: response) { throw SMPError.device(error) }
         guard let next = response["off"]?.intValue else {
             throw SMPError.invalidResponse("image upload answer has no \"off\": \(response)")
         }

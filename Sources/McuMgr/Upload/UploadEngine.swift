@@ -1,3 +1,4 @@
+import CBOR
 import Logging
 import SMP
 
@@ -147,7 +148,7 @@ private struct UploadRun {
                 await engine.control.waitWhilePaused()
                 continue
             }
-            launchChunks(into: sink)
+            await launchChunks(into: sink)
             if inFlight.isEmpty && !needsFirstChunk {
                 // Everything was sent but the device holds less: send again from where it stands.
                 restart(from: acknowledged)
@@ -163,11 +164,11 @@ private struct UploadRun {
 
     // MARK: Sending
 
-    mutating func launchChunks(into sink: AsyncStream<ChunkOutcome>.Continuation) {
+    mutating func launchChunks(into sink: AsyncStream<ChunkOutcome>.Continuation) async {
         if needsFirstChunk {
             guard inFlight.isEmpty, !engine.control.isPaused else { return }
             let length = min(maximumFirstChunk, total)
-            launch(Chunk(id: nextID, offset: 0, length: length, epoch: epoch, isFirst: true), into: sink)
+            await launch(Chunk(id: nextID, offset: 0, length: length, epoch: epoch, isFirst: true), into: sink)
             return
         }
         if inFlight.values.contains(where: { $0.chunk.isFirst }) { return }
@@ -176,28 +177,43 @@ private struct UploadRun {
             // Keep chunk ends on the alignment even after resuming from an unaligned device offset.
             let room = maximumChunk - next % alignment
             let length = min(room > 0 ? room : maximumChunk, total - next)
-            launch(Chunk(id: nextID, offset: next, length: length, epoch: epoch, isFirst: false), into: sink)
+            await launch(Chunk(id: nextID, offset: next, length: length, epoch: epoch, isFirst: false), into: sink)
             next += length
         }
     }
 
-    mutating func launch(_ chunk: Chunk, into sink: AsyncStream<ChunkOutcome>.Continuation) {
+    /// Sends a chunk (in order: the next is sent only once this one is on its way) and leaves a
+    /// task waiting for its answer.
+    mutating func launch(_ chunk: Chunk, into sink: AsyncStream<ChunkOutcome>.Continuation) async {
         nextID += 1
         let target = engine.target
-        let slice = data[chunk.offset..<(chunk.offset + chunk.length)]
-        let total = self.total
-        let timeout = configuration.chunkTimeout
-        let retries = configuration.chunkRetries
-        let task = Task {
-            do {
-                let ack = try await target.sendChunk(
-                    offset: chunk.offset, data: slice, totalLength: total, isFirst: chunk.isFirst,
-                    timeout: timeout, retries: retries
-                )
-                sink.yield(ChunkOutcome(chunk: chunk, result: .success(ack)))
-            } catch {
-                sink.yield(ChunkOutcome(chunk: chunk, result: .failure(error)))
+        let client = target.client
+        let request = target.request(
+            offset: chunk.offset, data: data[chunk.offset..<(chunk.offset + chunk.length)], totalLength: total, isFirst: chunk.isFirst
+        )
+        let task: Task<Void, Never>
+        do {
+            let sent = try await client.send(
+                .write, group: request.group, command: request.command, payload: CBORWriter().encode(request.payload),
+                timeout: configuration.chunkTimeout, retries: configuration.chunkRetries
+            )
+            task = Task {
+                do {
+                    let packet = try await client.response(to: sent)
+                    let response: CBORValue
+                    do {
+                        response = try packet.decodedPayload()
+                    } catch {
+                        throw SMPError.invalidResponse("upload answer: \(error)")
+                    }
+                    sink.yield(ChunkOutcome(chunk: chunk, result: .success(try target.acknowledgement(from: response))))
+                } catch {
+                    sink.yield(ChunkOutcome(chunk: chunk, result: .failure(error)))
+                }
             }
+        } catch {
+            task = Task {}
+            sink.yield(ChunkOutcome(chunk: chunk, result: .failure(error)))
         }
         inFlight[chunk.id] = (chunk, task)
     }
@@ -280,7 +296,7 @@ private struct UploadRun {
         }
         guard let smpError = error as? SMPError else { throw error }
         switch smpError {
-        case .timeout:
+        case .timeout, .invalidResponse:
             if chunk.epoch < epoch || acknowledged >= chunk.offset + chunk.length { return }
             try countFailure(smpError)
             logger.debug("chunk at \(chunk.offset) timed out; resending from \(acknowledged)")

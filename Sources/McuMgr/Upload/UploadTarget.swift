@@ -1,23 +1,48 @@
+import CBOR
 import SMP
 
 /// Where an upload's chunks go: image upload (group 1) or file upload (group 8).
 ///
-/// The upload engine knows nothing of either request's keys: a target builds its requests and
-/// says exactly how many bytes of each packet are not chunk data.
+/// The upload engine knows nothing of either request's keys: a target builds each chunk's
+/// request and reads the device's answer; the engine sizes, orders and paces the chunks.
 public protocol UploadTarget: Sendable {
     /// The session the chunks travel through.
     var client: SMPClient { get }
     /// Whether the device finds a broken-off upload again from a first chunk (image upload's `sha`);
     /// otherwise the engine asks with a chunk at the last acknowledged offset (file upload).
     var resumesFromFirstChunk: Bool { get }
-    /// Size in bytes of the whole request packet (8-byte header included) for a chunk of `dataLength`
-    /// bytes at `offset`, of a file of `totalLength` bytes.
-    func packetSize(offset: Int, dataLength: Int, totalLength: Int, isFirst: Bool) -> Int
-    /// Sends one chunk and returns the device's answer.
-    func sendChunk(
-        offset: Int, data: ArraySlice<UInt8>, totalLength: Int, isFirst: Bool,
-        timeout: Duration, retries: Int
-    ) async throws -> UploadAcknowledgement
+    /// The request carrying `data` at `offset` of a file of `totalLength` bytes.
+    func request(offset: Int, data: ArraySlice<UInt8>, totalLength: Int, isFirst: Bool) -> UploadChunkRequest
+    /// Reads the device's whole answer to a chunk (error fields included) as an acknowledgement,
+    /// or throws the device's error.
+    func acknowledgement(from response: CBORValue) throws -> UploadAcknowledgement
+}
+
+/// One chunk's request: where it goes and its CBOR map.
+public struct UploadChunkRequest: Sendable {
+    /// The management group.
+    public var group: SMPGroup
+    /// The command within the group.
+    public var command: UInt8
+    /// The request map.
+    public var payload: CBORValue
+
+    /// Makes a request.
+    public init(group: SMPGroup, command: UInt8, payload: CBORValue) {
+        self.group = group
+        self.command = command
+        self.payload = payload
+    }
+}
+
+extension UploadTarget {
+    /// Exact size of the whole request packet (8-byte header included) for a chunk of `dataLength`
+    /// bytes at `offset`: the encoded request with empty data, plus the data and its longer length head.
+    public func packetSize(offset: Int, dataLength: Int, totalLength: Int, isFirst: Bool) -> Int {
+        let empty = request(offset: offset, data: [], totalLength: totalLength, isFirst: isFirst)
+        let emptySize = CBORWriter().encode(empty.payload).count
+        return SMPHeader.size + emptySize - cborByteStringHeadLength(0) + cborByteStringHeadLength(dataLength) + dataLength
+    }
 }
 
 /// A device's answer to one chunk.

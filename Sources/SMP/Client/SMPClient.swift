@@ -34,6 +34,7 @@ public actor SMPClient {
 
     private let logger: Logger
     private var pending: [UInt8: PendingRequest] = [:]
+    private var unclaimed: [UInt64: Result<SMPPacket, any Error>] = [:]
     private var nextSequence: UInt8 = 0
     private var inFlight = 0
     private var waiters: [(token: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
@@ -84,6 +85,18 @@ public actor SMPClient {
         _ operation: SMPOperation, group: SMPGroup, command: UInt8, payload: [UInt8],
         timeout: Duration? = nil, retries: Int? = nil
     ) async throws -> SMPPacket {
+        let request = try await send(operation, group: group, command: command, payload: payload, timeout: timeout, retries: retries)
+        return try await response(to: request)
+    }
+
+    /// Sends one request and returns once it is on its way; `response(to:)` then waits for the answer.
+    ///
+    /// Requests sent one after the other by one task leave in that order, which a pipelined
+    /// upload needs. Every request sent must be redeemed with `response(to:)`.
+    public func send(
+        _ operation: SMPOperation, group: SMPGroup, command: UInt8, payload: [UInt8],
+        timeout: Duration? = nil, retries: Int? = nil
+    ) async throws -> SMPSentRequest {
         if isClosed { throw SMPError.closed }
         try Task.checkCancellation()
         startReceiving()
@@ -110,16 +123,27 @@ public actor SMPClient {
         } catch {
             finish(sequence, token: token, with: .failure(SMPError.transport(error)))
         }
+        return SMPSentRequest(sequence: sequence, token: token)
+    }
+
+    /// Waits for the response to a request made with `send`; cancelling the task stops waiting.
+    public func response(to request: SMPSentRequest) async throws -> SMPPacket {
+        if let result = unclaimed.removeValue(forKey: request.token) {
+            return try result.get()
+        }
+        guard let entry = pending[request.sequence], entry.token == request.token else {
+            throw SMPError.invalidRequest("no request with sequence number \(request.sequence) is waiting for a response")
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SMPPacket, any Error>) in
-                if let result = entry.result {
+                if let result = unclaimed.removeValue(forKey: request.token) {
                     continuation.resume(with: result)
                 } else {
                     entry.continuation = continuation
                 }
             }
         } onCancel: {
-            Task { await self.finish(sequence, token: token, with: .failure(CancellationError())) }
+            Task { await self.finish(request.sequence, token: request.token, with: .failure(CancellationError())) }
         }
     }
 
@@ -229,7 +253,7 @@ public actor SMPClient {
             entry.continuation = nil
             continuation.resume(with: result)
         } else {
-            entry.result = result
+            unclaimed[token] = result
         }
     }
 
@@ -301,7 +325,6 @@ private final class PendingRequest {
     var attempts = 1
     var timer: Task<Void, Never>?
     var continuation: CheckedContinuation<SMPPacket, any Error>?
-    var result: Result<SMPPacket, any Error>?
 
     init(token: UInt64, group: SMPGroup, command: UInt8, bytes: [UInt8], timeout: Duration, retries: Int) {
         self.token = token
@@ -311,4 +334,11 @@ private final class PendingRequest {
         self.timeout = timeout
         self.retries = retries
     }
+}
+
+/// A request `SMPClient.send` put on its way, to redeem with `SMPClient.response(to:)`.
+public struct SMPSentRequest: Sendable, Hashable {
+    /// The request's sequence number.
+    public let sequence: UInt8
+    let token: UInt64
 }

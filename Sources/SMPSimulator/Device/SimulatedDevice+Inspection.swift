@@ -49,8 +49,8 @@ extension SimulatedDevice {
     }
 
     /// The image upload in progress, if any.
-    public var uploadProgress: UploadProgress? {
-        core.upload.map { UploadProgress(image: $0.image, offset: $0.offset, size: $0.size, sha: $0.sha) }
+    public var partialUpload: PartialUpload? {
+        core.upload.map { PartialUpload(image: $0.image, offset: $0.offset, size: $0.size, sha: $0.sha) }
     }
 
     /// Writes an image into a slot as a programmer would (slot erased first, trailer left erased).

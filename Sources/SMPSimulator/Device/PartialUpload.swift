@@ -1,5 +1,5 @@
 /// The image upload in progress.
-public struct UploadProgress: Sendable, Hashable {
+public struct PartialUpload: Sendable, Hashable {
     /// Target image.
     public let image: Int
     /// Bytes received so far.
