@@ -83,6 +83,9 @@ enum CLI {
     }
 
     /// Runs `executable` and waits for it (killing it after `timeout` seconds).
+    ///
+    /// Output goes to files and the exit is polled, so no thread of the (two-thread) test pool
+    /// ever blocks on a child.
     static func run(_ executable: String, _ arguments: [String], environment extra: [String: String] = [:], timeout: Double = 60) async throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -91,21 +94,31 @@ enum CLI {
         environment["MCUMGR_CONFIG_DIR"] = isolatedConfigDirectory
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outURL = directory.appendingPathComponent("stdout")
+        let errURL = directory.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(timeout))
-            if process.isRunning { process.terminate() }
+        try? out.close()
+        try? err.close()
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        while process.isRunning {
+            if ContinuousClock.now > deadline {
+                process.terminate()
+                try await Task.sleep(for: .milliseconds(200))
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            }
+            try await Task.sleep(for: .milliseconds(10))
         }
-        async let stdout = Task.detached { out.fileHandleForReading.readDataToEndOfFile() }.value
-        async let stderr = Task.detached { err.fileHandleForReading.readDataToEndOfFile() }.value
-        let (o, e) = await (stdout, stderr)
-        await Task.detached { process.waitUntilExit() }.value
-        watchdog.cancel()
+        let o = (try? Data(contentsOf: outURL)) ?? Data()
+        let e = (try? Data(contentsOf: errURL)) ?? Data()
         return Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 
@@ -141,46 +154,53 @@ final class SimulatorProcess: @unchecked Sendable {
     /// `--udp` argument for `mcumgr`.
     var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
-    private init(process: Process, host: String, port: Int) {
+    private let lifeline: Pipe
+
+    private init(process: Process, host: String, port: Int, lifeline: Pipe) {
         self.process = process
         self.host = host
         self.port = port
+        self.lifeline = lifeline
     }
 
     /// Starts the simulator with extra `arguments` and waits for its "listening on" line.
+    ///
+    /// Its standard input is a pipe this process holds: if the test process dies, the simulator
+    /// sees end of input and stops (`--exit-on-eof`), so no simulator outlives a crashed run.
     static func start(_ arguments: [String] = [], endpoint: String = "127.0.0.1:0") async throws -> SimulatorProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try CLI.require("mcumgr-sim"))
-        process.arguments = ["--udp", endpoint, "--quiet"] + arguments
-        let out = Pipe()
+        process.arguments = ["--udp", endpoint, "--quiet", "--exit-on-eof"] + arguments
+        let directory = CLI.temporaryDirectory()
+        let outURL = directory.appendingPathComponent("stdout")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let lifeline = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = lifeline
         try process.run()
-        let line = await Task.detached { () -> String in
-            var buffer = Data()
-            while !buffer.contains(UInt8(ascii: "\n")) {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                buffer.append(chunk)
-            }
-            return String(decoding: buffer, as: UTF8.self)
-        }.value
+        try? out.close()
+        let deadline = ContinuousClock.now + .seconds(20)
+        var line = ""
+        while ContinuousClock.now < deadline, process.isRunning {
+            line = String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self)
+            if line.contains("\n") { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
         guard let range = line.range(of: "listening on "),
-              let port = Int(line[range.upperBound...].split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") else {
+              let port = Int(line[range.upperBound...].split(separator: "\n").first?.split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") else {
             process.terminate()
             throw CLIError.simulatorDidNotStart(line)
         }
         let host = endpoint.hasPrefix("[") ? String(endpoint.dropFirst().prefix { $0 != "]" }) : String(endpoint.prefix { $0 != ":" })
-        return SimulatorProcess(process: process, host: host, port: port)
+        return SimulatorProcess(process: process, host: host, port: port, lifeline: lifeline)
     }
 
-    /// Stops the simulator.
+    /// Stops the simulator (it exits on SIGTERM, and on the closed lifeline).
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        if process.isRunning { process.terminate() }
+        try? lifeline.fileHandleForWriting.close()
     }
 
     deinit { stop() }
