@@ -13,7 +13,7 @@ swift build --product mcumgr >/dev/null
 bin=$(swift build --show-bin-path)
 
 log=$(mktemp)
-"$bin/mcumgr-sim" --udp "$address" --latency 2 >"$log" 2>&1 &
+"$bin/mcumgr-sim" --udp "$address" --latency 10 >"$log" 2>&1 &
 sim=$!
 trap 'kill $sim 2>/dev/null || true; wait $sim 2>/dev/null || true; rm -f "$log"' EXIT
 for _ in $(seq 100); do

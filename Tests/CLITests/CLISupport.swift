@@ -98,8 +98,8 @@ enum CLI {
         defer { try? FileManager.default.removeItem(at: directory) }
         let outURL = directory.appendingPathComponent("stdout")
         let errURL = directory.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
@@ -173,7 +173,7 @@ final class SimulatorProcess: @unchecked Sendable {
         process.arguments = ["--udp", endpoint, "--quiet", "--exit-on-eof"] + arguments
         let directory = CLI.temporaryDirectory()
         let outURL = directory.appendingPathComponent("stdout")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL)
         let lifeline = Pipe()
         process.standardOutput = out
