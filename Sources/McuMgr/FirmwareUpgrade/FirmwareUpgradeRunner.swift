@@ -56,12 +56,12 @@ struct FirmwareUpgradeRunner: Sendable {
         }
         let depth = configuration.pipelineDepth ?? max(1, (parameters?.bufferCount ?? 2) - 1)
         let packetSize = await client.packetLimit()
-        logger.info("upload packets of up to \(packetSize) bytes, \(depth) in flight")
+        logger.debug("upload packets of up to \(packetSize) bytes, \(depth) in flight")
 
         if configuration.requestsBootloaderInfo {
             try enter(.bootloaderInfo, &state)
             if let info = try await optional({ try await defaultManager.bootloaderInfo() }) {
-                logger.info("bootloader \(info.name ?? "unknown"), mode \(info.mode.map(String.init) ?? "unknown")")
+                logger.debug("bootloader \(info.name ?? "unknown"), mode \(info.mode.map(String.init) ?? "unknown")")
             }
         }
 

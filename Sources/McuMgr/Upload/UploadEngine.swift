@@ -246,6 +246,11 @@ private struct UploadRun {
             throw UploadError.failed("the device reported offset \(offset), outside the \(total)-byte upload")
         }
         if chunk.isFirst {
+            guard offset > 0 else {
+                // The device took nothing from a first chunk: ask again, but not forever.
+                try countFailure(.invalidResponse("the device answered the first chunk with offset 0"))
+                return
+            }
             needsFirstChunk = false
             if offset > 0 && offset != chunk.length {
                 logger.info("device resumes the upload at offset \(offset)")

@@ -103,10 +103,10 @@ struct ImageGroup: ManagementGroup {
         for (index, pair) in device.images.enumerated() {
             var slots: [CBORValue] = []
             for slot in 0..<2 {
-                var entries: ResponseEntries = [
+                // No `upload_image_id`: Zephyr sends it only with direct upload, which this device does not model.
+                let entries: ResponseEntries = [
                     (key: "slot", value: .int(slot)), (key: "size", value: .int(pair.slots[slot].size)),
                 ]
-                if slot != ImagePair.activeSlot { entries.append((key: "upload_image_id", value: .int(index))) }
                 slots.append(DeviceCore.map(entries))
             }
             images.append(DeviceCore.map([(key: "image", value: .int(index)), (key: "slots", value: .array(slots))]))
