@@ -19,20 +19,10 @@ public struct FileUploadTarget: UploadTarget {
         self.name = name
     }
 
-    /// The request map for one chunk: the single place its keys are written.
-    public static func request(name: String, offset: Int, data: ArraySlice<UInt8>, length: Int?) -> CBORValue {
-        var entries: [(key: CBORValue, value: CBORValue)] = [
-            (.text("name"), .text(name)),
-            (.text("off"), .unsigned(UInt64(offset))),
-            (.text("data"), .bytes(Array(data))),
-        ]
-        if let length { entries.append((.text("len"), .unsigned(UInt64(length)))) }
-        return .map(entries)
-    }
-
     /// The first chunk also carries `len`.
-    public func request(offset: Int, data: ArraySlice<UInt8>, totalLength: Int, isFirst: Bool) -> UploadChunkRequest {
-        UploadChunkRequest(group: .fs, command: 0, payload: Self.request(name: name, offset: offset, data: data, length: isFirst ? totalLength : nil))
+    public func request(offset: Int, data: ArraySlice<UInt8>, totalLength: Int, isFirst: Bool) throws -> UploadChunkRequest {
+        let chunk = FileUploadRequest(name: name, offset: offset, data: Array(data), length: isFirst ? totalLength : nil)
+        return UploadChunkRequest(group: .fs, command: 0, payload: try CBOREncoder().encodeValue(chunk))
     }
 
     /// The answer's `off`; a device that is elsewhere names the offset it expects in `len`, next to the error.

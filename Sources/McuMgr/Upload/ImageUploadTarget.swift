@@ -24,27 +24,12 @@ public struct ImageUploadTarget: UploadTarget {
         self.upgrade = upgrade
     }
 
-    /// The request map for one chunk: the single place its keys are written.
-    public static func request(
-        offset: Int, data: ArraySlice<UInt8>, length: Int?, sha: [UInt8]?, image: Int?, upgrade: Bool?
-    ) -> CBORValue {
-        var entries: [(key: CBORValue, value: CBORValue)] = [
-            (.text("off"), .unsigned(UInt64(offset))),
-            (.text("data"), .bytes(Array(data))),
-        ]
-        if let length { entries.append((.text("len"), .unsigned(UInt64(length)))) }
-        if let sha { entries.append((.text("sha"), .bytes(sha))) }
-        if let image { entries.append((.text("image"), .unsigned(UInt64(image)))) }
-        if let upgrade { entries.append((.text("upgrade"), .bool(upgrade))) }
-        return .map(entries)
-    }
-
     /// The first chunk carries `len`, `sha`, `image` and `upgrade`; the others only `off` and `data`.
-    public func request(offset: Int, data: ArraySlice<UInt8>, totalLength: Int, isFirst: Bool) -> UploadChunkRequest {
-        let payload = isFirst
-            ? Self.request(offset: offset, data: data, length: totalLength, sha: sha, image: image, upgrade: upgrade)
-            : Self.request(offset: offset, data: data, length: nil, sha: nil, image: nil, upgrade: nil)
-        return UploadChunkRequest(group: .image, command: 1, payload: payload)
+    public func request(offset: Int, data: ArraySlice<UInt8>, totalLength: Int, isFirst: Bool) throws -> UploadChunkRequest {
+        let chunk = isFirst
+            ? ImageUploadRequest(offset: offset, data: Array(data), length: totalLength, sha: sha, image: image, upgrade: upgrade)
+            : ImageUploadRequest(offset: offset, data: Array(data))
+        return UploadChunkRequest(group: .image, command: 1, payload: try CBOREncoder().encodeValue(chunk))
     }
 
     /// The answer's `off`, and `match` on the last chunk.

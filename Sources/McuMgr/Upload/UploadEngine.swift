@@ -30,9 +30,14 @@ public struct UploadEngine: Sendable {
     }
 
     /// The largest chunk data length that fits one packet, rounded down to the alignment.
-    public func maximumChunkLength(totalLength: Int, isFirst: Bool) -> Int {
+    public func maximumChunkLength(totalLength: Int, isFirst: Bool) throws(UploadError) -> Int {
         let limit = configuration.packetSize
-        let empty = target.packetSize(offset: totalLength, dataLength: 0, totalLength: totalLength, isFirst: isFirst)
+        let empty: Int
+        do {
+            empty = try target.packetSize(offset: totalLength, dataLength: 0, totalLength: totalLength, isFirst: isFirst)
+        } catch {
+            throw .invalidConfiguration("the chunk request cannot be encoded: \(error)")
+        }
         // packet(n) = empty − head(0) + head(n) + n, with head(0) = 1 byte.
         var length = limit - empty
         while length > 0, empty - 1 + cborByteStringHeadLength(length) + length > limit {
@@ -46,8 +51,8 @@ public struct UploadEngine: Sendable {
         _ data: [UInt8], progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }
     ) async throws(UploadError) -> UploadAcknowledgement {
         try validate(totalLength: data.count)
-        let maxChunk = maximumChunkLength(totalLength: data.count, isFirst: false)
-        let maxFirst = maximumChunkLength(totalLength: data.count, isFirst: true)
+        let maxChunk = try maximumChunkLength(totalLength: data.count, isFirst: false)
+        let maxFirst = try maximumChunkLength(totalLength: data.count, isFirst: true)
         let window = configuration.pipelineDepth
         let currentWindow = await target.client.configuration.maximumInFlight
         if currentWindow < window { await target.client.setMaximumInFlight(window) }
@@ -74,8 +79,8 @@ public struct UploadEngine: Sendable {
             throw .invalidConfiguration("byte alignment must be 1, 2, 4, 8 or 16, not \(configuration.byteAlignment)")
         }
         guard totalLength > 0 else { throw .invalidConfiguration("nothing to upload: the data is empty") }
-        let first = maximumChunkLength(totalLength: totalLength, isFirst: true)
-        guard first >= min(32, totalLength), maximumChunkLength(totalLength: totalLength, isFirst: false) > 0 else {
+        let first = try maximumChunkLength(totalLength: totalLength, isFirst: true)
+        guard first >= min(32, totalLength), try maximumChunkLength(totalLength: totalLength, isFirst: false) > 0 else {
             throw .invalidConfiguration("packet size \(configuration.packetSize) leaves no room for chunk data")
         }
     }
@@ -188,11 +193,11 @@ private struct UploadRun {
         nextID += 1
         let target = engine.target
         let client = target.client
-        let request = target.request(
-            offset: chunk.offset, data: data[chunk.offset..<(chunk.offset + chunk.length)], totalLength: total, isFirst: chunk.isFirst
-        )
         let task: Task<Void, Never>
         do {
+            let request = try target.request(
+                offset: chunk.offset, data: data[chunk.offset..<(chunk.offset + chunk.length)], totalLength: total, isFirst: chunk.isFirst
+            )
             let sent = try await client.send(
                 .write, group: request.group, command: request.command, payload: CBORWriter().encode(request.payload),
                 timeout: configuration.chunkTimeout, retries: configuration.chunkRetries

@@ -12,7 +12,7 @@ public protocol UploadTarget: Sendable {
     /// otherwise the engine asks with a chunk at the last acknowledged offset (file upload).
     var resumesFromFirstChunk: Bool { get }
     /// The request carrying `data` at `offset` of a file of `totalLength` bytes.
-    func request(offset: Int, data: ArraySlice<UInt8>, totalLength: Int, isFirst: Bool) -> UploadChunkRequest
+    func request(offset: Int, data: ArraySlice<UInt8>, totalLength: Int, isFirst: Bool) throws -> UploadChunkRequest
     /// Reads the device's whole answer to a chunk (error fields included) as an acknowledgement,
     /// or throws the device's error.
     func acknowledgement(from response: CBORValue) throws -> UploadAcknowledgement
@@ -38,8 +38,8 @@ public struct UploadChunkRequest: Sendable {
 extension UploadTarget {
     /// Exact size of the whole request packet (8-byte header included) for a chunk of `dataLength`
     /// bytes at `offset`: the encoded request with empty data, plus the data and its longer length head.
-    public func packetSize(offset: Int, dataLength: Int, totalLength: Int, isFirst: Bool) -> Int {
-        let empty = request(offset: offset, data: [], totalLength: totalLength, isFirst: isFirst)
+    public func packetSize(offset: Int, dataLength: Int, totalLength: Int, isFirst: Bool) throws -> Int {
+        let empty = try request(offset: offset, data: [], totalLength: totalLength, isFirst: isFirst)
         let emptySize = CBORWriter().encode(empty.payload).count
         return SMPHeader.size + emptySize - cborByteStringHeadLength(0) + cborByteStringHeadLength(dataLength) + dataLength
     }
