@@ -68,16 +68,8 @@ extension MCUmgr.Image {
             let output = global.output
             let start = ContinuousClock.now
             try await global.withClient { client in
-                let parameters: McuMgrParameters?
-                do {
-                    parameters = try await DefaultManager(client: client).parameters()
-                } catch SMPError.device {
-                    parameters = nil
-                }
-                if let parameters { await client.setDeviceBufferSize(parameters.bufferSize) }
-                let depth = pipelineDepth ?? max(1, (parameters?.bufferCount ?? 2) - 1)
-                let configuration = UploadConfiguration(
-                    pipelineDepth: depth, byteAlignment: alignment, packetSize: await client.packetLimit(),
+                let configuration = try await UploadConfiguration.negotiated(
+                    with: client, pipelineDepth: pipelineDepth, byteAlignment: alignment,
                     chunkTimeout: .seconds(global.timeout ?? 2))
                 let engine = UploadEngine(
                     target: ImageUploadTarget(client: client, image: image, sha: mcuboot.fileSHA256, upgrade: upgrade),

@@ -50,13 +50,11 @@ struct FirmwareUpgradeRunner: Sendable {
 
     private func execute(state: inout FirmwareUpgradeState) async throws -> FirmwareUpgradeReport {
         try enter(.requestMcuMgrParameters, &state)
-        let parameters = try await optional { try await defaultManager.parameters() }
-        if let buffer = configuration.reassemblyBufferSize ?? parameters?.bufferSize {
-            await client.setDeviceBufferSize(buffer)
-        }
-        let depth = configuration.pipelineDepth ?? max(1, (parameters?.bufferCount ?? 2) - 1)
-        let packetSize = await client.packetLimit()
-        logger.debug("upload packets of up to \(packetSize) bytes, \(depth) in flight")
+        let upload = try await UploadConfiguration.negotiated(
+            with: client, pipelineDepth: configuration.pipelineDepth, byteAlignment: configuration.byteAlignment,
+            reassemblyBufferSize: configuration.reassemblyBufferSize, chunkTimeout: configuration.chunkTimeout
+        )
+        logger.debug("upload packets of up to \(upload.packetSize) bytes, \(upload.pipelineDepth) in flight")
 
         if configuration.requestsBootloaderInfo {
             try enter(.bootloaderInfo, &state)
@@ -87,7 +85,7 @@ struct FirmwareUpgradeRunner: Sendable {
                 let started = ContinuousClock.now
                 for index in plan.uploads {
                     let image = images.first { $0.index == index }!
-                    bytesUploaded += try await upload(image, depth: depth, packetSize: packetSize)
+                    bytesUploaded += try await self.upload(image, configuration: upload)
                     uploaded.append(index)
                 }
                 uploadTime += ContinuousClock.now - started
@@ -124,7 +122,7 @@ struct FirmwareUpgradeRunner: Sendable {
         try enter(.success, &state)
         return FirmwareUpgradeReport(
             uploadedImages: uploaded, bytesUploaded: bytesUploaded, uploadDuration: uploadTime,
-            resets: resets, slots: slots, pipelineDepth: depth, packetSize: packetSize
+            resets: resets, slots: slots, pipelineDepth: upload.pipelineDepth, packetSize: upload.packetSize
         )
     }
 
@@ -175,18 +173,11 @@ struct FirmwareUpgradeRunner: Sendable {
 
     // MARK: Upload
 
-    private func upload(_ image: FirmwareUpgradeImage, depth: Int, packetSize: Int) async throws -> Int {
+    private func upload(_ image: FirmwareUpgradeImage, configuration upload: UploadConfiguration) async throws -> Int {
         let target = ImageUploadTarget(
             client: client, image: image.index, sha: image.image.fileSHA256, upgrade: configuration.rejectsDowngrade
         )
-        let engine = UploadEngine(
-            target: target,
-            configuration: UploadConfiguration(
-                pipelineDepth: depth, byteAlignment: configuration.byteAlignment, packetSize: packetSize,
-                chunkTimeout: configuration.chunkTimeout
-            ),
-            control: control, logger: logger
-        )
+        let engine = UploadEngine(target: target, configuration: upload, control: control, logger: logger)
         let index = image.index
         let report = onProgress
         _ = try await engine.upload(image.image.bytes) { report(index, $0) }

@@ -16,6 +16,8 @@ extension FileSystemManager {
             configuration: UploadConfiguration(pipelineDepth: pipelineDepth, packetSize: packetSize),
             control: control
         )
+        // The packet limit is the transport's, and the device's `buf_size` once the session knows it
+        // (`UploadConfiguration.negotiated(with:)` asks for it).
         _ = try await engine.upload(data, progress: progress)
     }
 }
