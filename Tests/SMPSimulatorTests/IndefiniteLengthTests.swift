@@ -13,8 +13,8 @@ struct IndefiniteLengthTests {
         let link = await RawLink.make(configuration: c)
         let state = try #require(try await link.exchange(bytes("08 00 00 01 00 01 31 00 a0")).first)
         #expect(state[8] == 0xbf && state.last == 0xff)
-        // The images array inside is indefinite too.
-        #expect(state.dropFirst(8).contains(0x9f))
+        // Inside: "images" → an indefinite array (0x9f) whose first entry is an indefinite map (0xbf).
+        #expect(Array(state.dropFirst(8).prefix(10)) == [0xbf, 0x66] + Array("images".utf8) + [0x9f, 0xbf])
         await link.close()
 
         let f = await Fixture.make(configuration: c)

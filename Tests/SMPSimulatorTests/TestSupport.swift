@@ -3,35 +3,13 @@ import McuBoot
 import SMP
 import SMPSimulator
 
-/// A device served over an in-memory loopback, with a client on the other end.
-struct Fixture {
-    let device: SimulatedDevice
-    let transport: LoopbackTransport
-    let client: SMPClient
+/// A client talking to a simulated device; the loopback ``Fixture`` and the UDP session share these helpers.
+protocol DeviceSession {
+    var device: SimulatedDevice { get }
+    var client: SMPClient { get }
+}
 
-    /// The image running in image 0 slot 0 (and, with `seed` 1, in image 1).
-    static let runningVersion = ImageVersion(1, 0, 0)
-
-    static func make(
-        configuration: DeviceConfiguration = .testing, link: LinkConfiguration = LinkConfiguration(),
-        faults: FaultConfiguration = FaultConfiguration(), timeout: Duration = .seconds(3), retries: Int = 0,
-        maximumInFlight: Int = 1, version: SMPVersion = .v2
-    ) async -> Fixture {
-        let device = SimulatedDevice(configuration: configuration, link: link, faults: faults)
-        for image in 0..<configuration.imageCount {
-            await device.install(runningImage(image: image), image: image, slot: 0)
-        }
-        let transport = await device.makeLoopbackTransport()
-        let client = SMPClient(
-            transport: transport,
-            configuration: SMPClient.Configuration(version: version, timeout: timeout, retries: retries, maximumInFlight: maximumInFlight))
-        return Fixture(device: device, transport: transport, client: client)
-    }
-
-    static func runningImage(image: Int) -> [UInt8] {
-        MCUbootImageMaker.make(version: runningVersion, payloadSize: 3000, seed: UInt64(image))
-    }
-
+extension DeviceSession {
     /// Sends a request and returns the response map (throws `SMPError.device` on an error answer).
     @discardableResult
     func request(_ op: SMPOperation, _ group: SMPGroup, _ command: UInt8, _ payload: CBORValue = .map([])) async throws -> CBORValue {
@@ -40,12 +18,7 @@ struct Fixture {
 
     /// The device error a request is answered with, or nil on success.
     func error(_ op: SMPOperation, _ group: SMPGroup, _ command: UInt8, _ payload: CBORValue = .map([])) async throws -> SMPDeviceError? {
-        do {
-            try await request(op, group, command, payload)
-            return nil
-        } catch SMPError.device(let error) {
-            return error
-        }
+        try await deviceError { try await request(op, group, command, payload) }
     }
 
     /// Uploads an image in chunks, continuing from the device's `off`; returns the last response.
@@ -88,10 +61,51 @@ struct Fixture {
         while await device.bootCount == before { try await Task.sleep(for: .milliseconds(5)) }
         await device.waitUntilOnline()
     }
+}
+
+/// The device error `body` fails with, or nil when it succeeds; any other error is thrown on.
+func deviceError(_ body: () async throws -> Void) async throws -> SMPDeviceError? {
+    do {
+        try await body()
+        return nil
+    } catch SMPError.device(let error) {
+        return error
+    }
+}
+
+/// A device served over an in-memory loopback, with a client on the other end.
+struct Fixture: DeviceSession {
+    let device: SimulatedDevice
+    let transport: LoopbackTransport
+    let client: SMPClient
+    /// The images running in slot 0, by image number.
+    let runningImages: [[UInt8]]
+
+    static func make(
+        configuration: DeviceConfiguration = .testing, link: LinkConfiguration = LinkConfiguration(),
+        faults: FaultConfiguration = FaultConfiguration(), timeout: Duration = .seconds(3), retries: Int = 0,
+        maximumInFlight: Int = 1, version: SMPVersion = .v2
+    ) async -> Fixture {
+        let device = SimulatedDevice(configuration: configuration, link: link, faults: faults)
+        let running = await device.installTestImages()
+        let transport = await device.makeLoopbackTransport()
+        let client = SMPClient(
+            transport: transport,
+            configuration: SMPClient.Configuration(version: version, timeout: timeout, retries: retries, maximumInFlight: maximumInFlight))
+        return Fixture(device: device, transport: transport, client: client, runningImages: running)
+    }
 
     func close() async {
         await client.close()
         await device.stopServing()
+    }
+}
+
+extension SimulatedDevice {
+    /// Installs the tests' running images (version 1.0.0, 3000-byte payloads) in slot 0 of every image.
+    @discardableResult
+    func installTestImages() async -> [[UInt8]] {
+        installRunningImages(version: ImageVersion(1, 0, 0), payloadSize: 3000)
     }
 }
 
@@ -114,7 +128,7 @@ struct RawLink {
 
     static func make(configuration: DeviceConfiguration = .testing, link: LinkConfiguration = LinkConfiguration()) async -> RawLink {
         let device = SimulatedDevice(configuration: configuration, link: link)
-        await device.install(Fixture.runningImage(image: 0), image: 0, slot: 0)
+        await device.installTestImages()
         let transport = await device.makeLoopbackTransport(maximumPacketSize: 65_535)
         return RawLink(device: device, transport: transport, inbox: PacketInbox(transport.events))
     }
@@ -134,17 +148,11 @@ struct RawLink {
 /// Collects the packets a transport receives, for tests to take.
 actor PacketInbox {
     private var packets: [[UInt8]] = []
-    private var task: Task<Void, Never>?
 
     init(_ events: AsyncStream<SMPTransportEvent>) {
-        task = nil
-        Task { await self.start(events) }
-    }
-
-    private func start(_ events: AsyncStream<SMPTransportEvent>) {
-        task = Task {
+        Task {
             for await event in events {
-                if case .received(let packet) = event { self.append(packet) }
+                if case .received(let packet) = event { await self.append(packet) }
             }
         }
     }

@@ -11,9 +11,7 @@ struct DeviceClock: Sendable {
     /// The current time, or nil when the clock was never set.
     var now: CivilTime? {
         guard let base else { return nil }
-        let elapsed = ContinuousClock.now - base.at
-        let ms = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
-        return CivilTime(millisecondsSinceEpoch: base.milliseconds + ms)
+        return CivilTime(millisecondsSinceEpoch: base.milliseconds + (ContinuousClock.now - base.at).wholeMilliseconds)
     }
 
     /// Microseconds since 1970 when set (for log time stamps).
@@ -24,5 +22,12 @@ struct DeviceClock: Sendable {
     /// Sets the clock.
     mutating func set(_ time: CivilTime) {
         base = (time.millisecondsSinceEpoch, .now)
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds, rounded toward zero.
+    var wholeMilliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
     }
 }

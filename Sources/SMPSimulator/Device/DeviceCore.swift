@@ -8,8 +8,8 @@ final class DeviceCore {
     let configuration: DeviceConfiguration
     /// Image pairs, by image number.
     var images: [ImagePair]
-    /// The image upload in progress.
-    var upload: ImageUploadState?
+    /// The image upload in progress (Zephyr's `g_img_mgmt_state`).
+    var upload: PartialUpload?
     var settings = SettingsStore()
     var files: FileTree
     /// The FS group's open file.
@@ -17,8 +17,6 @@ final class DeviceCore {
     var clock: DeviceClock
     var log = EventLog()
     var counters = DeviceCounters()
-    /// Console echo (OS command 1).
-    var consoleEcho = true
     /// When the device last booted.
     private(set) var bootInstant: ContinuousClock.Instant = .now
     /// Boots since the simulator started (the first boot is 1).
@@ -50,9 +48,12 @@ final class DeviceCore {
     var uptime: Duration { ContinuousClock.now - bootInstant }
 
     /// Uptime in whole milliseconds.
-    var uptimeMilliseconds: Int64 {
-        let c = uptime.components
-        return c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000
+    var uptimeMilliseconds: Int64 { uptime.wholeMilliseconds }
+
+    /// Counts `bytes` written to flash, for the statistics and for the link's flash write time.
+    func noteFlashWrite(_ bytes: Int) {
+        flashBytesWritten += bytes
+        counters.flashBytesWritten += UInt64(bytes)
     }
 
     /// Adds an entry to the device log.
@@ -83,7 +84,6 @@ final class DeviceCore {
         if !configuration.keepsUploadStateAcrossReset { upload = nil }
         openFile = nil
         settings.reboot()
-        consoleEcho = true
         record(.info, .os, "boot \(bootCount)")
         return actions
     }
@@ -120,7 +120,7 @@ final class DeviceCore {
                 result.responses.append(response)
                 counters.responses += 1
                 counters.bytesSent += UInt64(response.count)
-                outcome = Self.outcome(of: handled, version: header.version)
+                outcome = Self.outcome(of: handled)
                 if case .status(let rc) = handled, rc != 0 { stop = true }
             } else {
                 outcome = .dropped("device fault")
@@ -128,10 +128,7 @@ final class DeviceCore {
             }
             if case .success = outcome {} else { counters.errors += 1 }
             result.records.append(
-                RequestRecord(
-                    time: .now - origin, transport: transport, version: header.version,
-                    operation: header.operation, group: header.group, command: header.command,
-                    sequence: header.sequence, length: header.length, outcome: outcome))
+                RequestRecord(time: .now - origin, transport: transport, header: header, packetLength: 0, outcome: outcome))
             if stop { break }
         }
         result.effects = effects
@@ -195,7 +192,7 @@ final class DeviceCore {
         .map(entries.map { (key: CBORValue.text($0.key), value: $0.value) })
     }
 
-    private static func outcome(of result: HandlerResult, version: UInt8) -> RequestRecord.Outcome {
+    private static func outcome(of result: HandlerResult) -> RequestRecord.Outcome {
         switch result {
         case .success: return .success
         case .status(let rc): return rc == 0 ? .success : .status(rc)

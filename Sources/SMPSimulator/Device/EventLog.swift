@@ -30,16 +30,14 @@ struct EventLog: Sendable {
     static let capacity = 256
 
     private(set) var entries: [Entry] = []
-    private var nextIndex: UInt64 = 0
+    /// The index the next entry will get.
+    private(set) var nextIndex: UInt64 = 0
 
     mutating func add(_ level: Level, _ module: Module, _ message: String, timestamp: UInt64) {
         entries.append(Entry(index: nextIndex, timestamp: timestamp, level: level, module: module, message: message))
         nextIndex += 1
         if entries.count > Self.capacity { entries.removeFirst(entries.count - Self.capacity) }
     }
-
-    /// The index the next entry will get.
-    var upcomingIndex: UInt64 { nextIndex }
 
     mutating func clear() {
         entries = []

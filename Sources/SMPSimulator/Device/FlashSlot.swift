@@ -37,5 +37,5 @@ struct FlashSlot: Sendable {
     }
 
     /// What `img_mgmt_read_info()` finds here.
-    var imageInfo: Result<SlotImageInfo, DeviceImageError> { SlotImageInfo.read(contents) }
+    var imageInfo: SlotImageInfo? { SlotImageInfo.read(contents) }
 }

@@ -32,11 +32,11 @@ extension ImagePair {
             return .none
         case .test, .permanent:
             let permanent = swapType == .permanent
-            guard case .success(let info) = slots[1].imageInfo, info.hashMatches(slots[1].contents) else {
+            guard let info = slots[1].imageInfo, info.hashMatches(slots[1].contents) else {
                 slots[1].erase()
                 return .rejected("secondary image failed validation")
             }
-            if preventsDowngrade, case .success(let running) = slots[0].imageInfo, info.version < running.version {
+            if preventsDowngrade, let running = slots[0].imageInfo, info.version < running.version {
                 slots[1].erase()
                 return .rejected("downgrade from \(running.version) to \(info.version) prevented")
             }

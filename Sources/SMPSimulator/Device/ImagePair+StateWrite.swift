@@ -38,7 +38,7 @@ extension ImagePair {
             // Non-active: a swap is already scheduled. Active: confirm when not yet confirmed.
             if isActive && !trailer.imageOK { trailer.imageOK = true }
         } else if !isActive {
-            guard case .success = slots[slot].imageInfo else {
+            guard slots[slot].imageInfo != nil else {
                 // A corrupt slot cannot boot: MCUboot erases it so that later uploads work.
                 slots[slot].erase()
                 return ImageError.invalidImageHeaderMagic

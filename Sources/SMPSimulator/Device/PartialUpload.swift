@@ -1,11 +1,11 @@
-/// The image upload in progress.
+/// The image upload in progress, as the device keeps it (Zephyr's `g_img_mgmt_state`).
 public struct PartialUpload: Sendable, Hashable {
-    /// Target image.
-    public let image: Int
-    /// Bytes received so far.
-    public let offset: Int
-    /// Total length.
-    public let size: Int
-    /// The `sha` the upload started with.
-    public let sha: [UInt8]
+    /// Target image (its secondary slot receives the data).
+    public internal(set) var image: Int
+    /// Bytes accepted so far: the next offset expected.
+    public internal(set) var offset: Int
+    /// Total length announced by the first chunk.
+    public internal(set) var size: Int
+    /// The `sha` the upload started with (any length up to 32; empty when none was sent).
+    public internal(set) var sha: [UInt8]
 }

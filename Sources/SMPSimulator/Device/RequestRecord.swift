@@ -41,9 +41,22 @@ public struct RequestRecord: Sendable, Hashable, CustomStringConvertible {
     /// What the device did with it.
     public let outcome: Outcome
 
+    /// The record of a request with `header`; without one (a packet under 8 bytes), zeros and the packet's length.
+    init(time: Duration, transport: Int, header: RequestHeader?, packetLength: Int, outcome: Outcome) {
+        self.time = time
+        self.transport = transport
+        version = header?.version ?? 0
+        operation = header?.operation ?? 0
+        group = header?.group ?? 0
+        command = header?.command ?? 0
+        sequence = header?.sequence ?? 0
+        length = header?.length ?? packetLength
+        self.outcome = outcome
+    }
+
     /// One line: time, sequence, version, operation, group, command, length, outcome.
     public var description: String {
-        let ms = time.components.seconds * 1000 + time.components.attoseconds / 1_000_000_000_000_000
+        let ms = time.wholeMilliseconds
         let op = operation == 0 ? "read" : operation == 2 ? "write" : "op\(operation)"
         return "+\(ms)ms seq=\(sequence) v\(version + 1) \(op) group=\(group) cmd=\(command) len=\(length) -> \(outcome)"
     }

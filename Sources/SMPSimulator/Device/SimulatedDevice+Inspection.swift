@@ -27,21 +27,7 @@ extension SimulatedDevice {
     }
 
     /// The slots that hold a valid image, with the flags `image list` would report.
-    public func slotStates() -> [SlotState] {
-        var states: [SlotState] = []
-        for (index, pair) in core.images.enumerated() {
-            for slot in 0..<2 {
-                guard case .success(let info) = pair.slots[slot].imageInfo else { continue }
-                let flags = pair.reportedFlags(slot: slot)
-                states.append(
-                    SlotState(
-                        image: index, slot: slot, version: info.version, hash: info.hash, bootable: info.isBootable,
-                        pending: flags.pending, confirmed: flags.confirmed, active: flags.active,
-                        permanent: flags.permanent))
-            }
-        }
-        return states
-    }
+    public func slotStates() -> [SlotState] { core.slotStates }
 
     /// The swap MCUboot would perform for an image at the next boot.
     public func swapType(image: Int) -> SwapType {
@@ -49,15 +35,24 @@ extension SimulatedDevice {
     }
 
     /// The image upload in progress, if any.
-    public var partialUpload: PartialUpload? {
-        core.upload.map { PartialUpload(image: $0.image, offset: $0.offset, size: $0.size, sha: $0.sha) }
-    }
+    public var partialUpload: PartialUpload? { core.upload }
 
     /// Writes an image into a slot as a programmer would (slot erased first, trailer left erased).
     public func install(_ bytes: [UInt8], image: Int = 0, slot: Int = 0) {
         guard core.images.indices.contains(image), (0...1).contains(slot) else { return }
         core.images[image].slots[slot].erase()
         core.images[image].slots[slot].write(bytes.prefix(core.images[image].slots[slot].size), at: 0)
+    }
+
+    /// Installs a running image of `version` in slot 0 of every image, as a freshly programmed device
+    /// has (each payload seeded by its image number); returns the images installed, by image number.
+    @discardableResult
+    public func installRunningImages(version: ImageVersion, payloadSize: Int) -> [[UInt8]] {
+        core.images.indices.map { image in
+            let bytes = MCUbootImageMaker.make(version: version, payloadSize: payloadSize, seed: UInt64(image))
+            install(bytes, image: image, slot: 0)
+            return bytes
+        }
     }
 
     /// A file's contents.

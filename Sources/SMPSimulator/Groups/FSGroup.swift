@@ -121,8 +121,7 @@ struct FSGroup: ManagementGroup {
                 device.openFile = nil
                 return .error(id, FSError.fileWriteFailed)
             }
-            device.flashBytesWritten += data.count
-            device.counters.flashBytesWritten += UInt64(data.count)
+            device.noteFlashWrite(data.count)
             open.offset += data.count
         }
         open.lastUsed = .now

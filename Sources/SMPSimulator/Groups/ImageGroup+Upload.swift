@@ -32,7 +32,7 @@ extension ImageGroup {
     private func firstChunk(
         data: [UInt8], length: UInt64?, image: UInt64, sha: [UInt8], upgrade: Bool, device: DeviceCore
     ) throws(StatusError) -> HandlerResult {
-        guard data.count >= 32 else { return failed(device, ImageError.invalidImageHeader) }
+        guard data.count >= SlotImageInfo.headerLength else { return failed(device, ImageError.invalidImageHeader) }
         guard let length, let size = Int(exactly: length) else { return failed(device, ImageError.invalidLength) }
         guard data.le32(0) == SlotImageInfo.imageMagic else { return failed(device, ImageError.invalidImageHeaderMagic) }
         guard sha.count <= 32 else { return failed(device, ImageError.invalidHash) }
@@ -48,8 +48,8 @@ extension ImageGroup {
             return failed(device, ImageError.invalidImageTooLarge)
         }
         guard data.count <= size else { return failed(device, ImageError.invalidImageDataOverrun) }
-        if upgrade, case .success(let running) = device.images[index].slots[0].imageInfo {
-            let new = ImageVersion(data[20], data[21], data.le16(22), build: data.le32(24))
+        if upgrade, let running = device.images[index].slots[0].imageInfo {
+            let new = SlotImageInfo.headerVersion(data)
             let newer = device.configuration.comparesBuildNumbers ? new > running.version : new.compareIgnoringBuild(running.version) > 0
             guard newer else { return failed(device, ImageError.currentVersionIsNewer) }
         }
@@ -63,18 +63,17 @@ extension ImageGroup {
         }
         device.images[index].slots[1].erase()
         device.counters.flashErases += 1
-        let state = ImageUploadState(image: index, offset: 0, size: size, sha: sha)
+        let state = PartialUpload(image: index, offset: 0, size: size, sha: sha)
         device.upload = state
         device.record(.info, .image, "upload of \(size) bytes to image \(index) started")
         return write(data, at: 0, state: state, device: device)
     }
 
-    private func write(_ data: [UInt8], at off: Int, state: ImageUploadState, device: DeviceCore) -> HandlerResult {
+    private func write(_ data: [UInt8], at off: Int, state: PartialUpload, device: DeviceCore) -> HandlerResult {
         var state = state
         guard !data.isEmpty else { return .success([(key: "off", value: .int(state.offset))]) }
         device.images[state.image].slots[1].write(data, at: off)
-        device.flashBytesWritten += data.count
-        device.counters.flashBytesWritten += UInt64(data.count)
+        device.noteFlashWrite(data.count)
         state.offset += data.count
         guard state.offset == state.size else {
             device.upload = state

@@ -20,11 +20,17 @@ struct ImageGroup: ManagementGroup {
     /// The v1 translation of `img_mgmt_translate_error_code()`.
     func translateForV1(_ code: DeviceErrorCode) -> DeviceErrorCode {
         switch code {
-        case 3, 4: return MgmtError.noEntry
-        case 9, 27, 28: return MgmtError.badState
-        case 15: return MgmtError.noMemory
-        case 14, 19, 20, 21, 22, 24, 25: return MgmtError.invalid
-        default: return MgmtError.unknown
+        case ImageError.noImage, ImageError.noTLVs:
+            return MgmtError.noEntry
+        case ImageError.noFreeSlot, ImageError.currentVersionIsNewer, ImageError.imageAlreadyPending:
+            return MgmtError.badState
+        case ImageError.noFreeMemory:
+            return MgmtError.noMemory
+        case ImageError.invalidSlot, ImageError.invalidPageOffset, ImageError.invalidOffset, ImageError.invalidLength,
+            ImageError.invalidImageHeader, ImageError.invalidHash, ImageError.invalidFlashAddress:
+            return MgmtError.invalid
+        default:
+            return MgmtError.unknown
         }
     }
 
@@ -32,25 +38,20 @@ struct ImageGroup: ManagementGroup {
 
     /// `{"images": [...], "splitStatus": 0}` as `img_mgmt_state_read()` writes it.
     func stateEntries(_ device: DeviceCore) -> ResponseEntries {
-        var list: [CBORValue] = []
-        for (index, pair) in device.images.enumerated() {
-            for slot in 0..<2 {
-                guard case .success(let info) = pair.slots[slot].imageInfo else { continue }
-                let flags = pair.reportedFlags(slot: slot)
-                var entries: ResponseEntries = []
-                if device.images.count > 1 { entries.append((key: "image", value: .int(index))) }
-                entries += [
-                    (key: "slot", value: .int(slot)),
-                    (key: "version", value: .text(info.version.description)),
-                    (key: "hash", value: .bytes(info.hash)),
-                    (key: "bootable", value: .bool(info.isBootable)),
-                    (key: "pending", value: .bool(flags.pending)),
-                    (key: "confirmed", value: .bool(flags.confirmed)),
-                    (key: "active", value: .bool(flags.active)),
-                    (key: "permanent", value: .bool(flags.permanent)),
-                ]
-                list.append(DeviceCore.map(entries))
-            }
+        let list: [CBORValue] = device.slotStates.map { state in
+            var entries: ResponseEntries = []
+            if device.images.count > 1 { entries.append((key: "image", value: .int(state.image))) }
+            entries += [
+                (key: "slot", value: .int(state.slot)),
+                (key: "version", value: .text(state.version.description)),
+                (key: "hash", value: .bytes(state.hash)),
+                (key: "bootable", value: .bool(state.bootable)),
+                (key: "pending", value: .bool(state.pending)),
+                (key: "confirmed", value: .bool(state.confirmed)),
+                (key: "active", value: .bool(state.active)),
+                (key: "permanent", value: .bool(state.permanent)),
+            ]
+            return DeviceCore.map(entries)
         }
         return [(key: "images", value: .array(list)), (key: "splitStatus", value: .int(0))]
     }
@@ -67,7 +68,7 @@ struct ImageGroup: ManagementGroup {
         } else if hash.count != 32 {
             return .error(id, ImageError.invalidHash)
         } else if let found = device.findSlot(hash: hash) {
-            (image, slot) = found
+            (image, slot) = (found.image, found.slot)
         } else {
             return .error(id, ImageError.hashNotFound)
         }
@@ -88,7 +89,7 @@ struct ImageGroup: ManagementGroup {
         let absolute = Int(clamping: requested ?? 1)
         guard absolute < device.images.count * 2 else { return .error(id, ImageError.invalidSlot) }
         let (image, slot) = (absolute / 2, absolute % 2)
-        if case .success = device.images[image].slots[slot].imageInfo, device.images[image].isInUse(slot: slot) {
+        if device.images[image].slots[slot].imageInfo != nil, device.images[image].isInUse(slot: slot) {
             return .error(id, ImageError.noFreeSlot)
         }
         device.images[image].slots[slot].erase()
@@ -112,17 +113,5 @@ struct ImageGroup: ManagementGroup {
             images.append(DeviceCore.map([(key: "image", value: .int(index)), (key: "slots", value: .array(slots))]))
         }
         return .success([(key: "images", value: .array(images))])
-    }
-}
-
-extension DeviceCore {
-    /// The image and slot holding an image whose SHA-256 TLV is `hash` (`img_mgmt_find_by_hash()`).
-    func findSlot(hash: [UInt8]) -> (image: Int, slot: Int)? {
-        for (index, pair) in images.enumerated() {
-            for slot in 0..<2 {
-                if case .success(let info) = pair.slots[slot].imageInfo, info.hash == hash { return (index, slot) }
-            }
-        }
-        return nil
     }
 }

@@ -40,7 +40,7 @@ struct LogGroup: ManagementGroup {
         }
         if let logName, logName != EventLog.name { return .status(MgmtError.noEntry) }
         // Entries until the response would fill the buffer.
-        let budget = device.configuration.bufferSize - 8 - 64
+        let budget = device.configuration.bufferSize - RequestHeader.size - 64
         var used = 0
         var entries: [CBORValue] = []
         var next = index
@@ -58,7 +58,7 @@ struct LogGroup: ManagementGroup {
             entries.append(item)
             next = entry.index + 1
         }
-        if entries.isEmpty { next = max(index, device.log.upcomingIndex) }
+        if entries.isEmpty { next = max(index, device.log.nextIndex) }
         let log = DeviceCore.map([
             (key: "name", value: .text(EventLog.name)), (key: "type", value: .int(1)),
             (key: "entries", value: .array(entries)),

@@ -10,7 +10,7 @@ struct OSGroup: ManagementGroup {
         let documented = device.configuration.answersDocumentedOSCommands
         switch (request.header.command, request.isRead) {
         case (0, _): return try echo(request)
-        case (1, false) where documented: return try consoleEcho(request, device)
+        case (1, false) where documented: return try consoleEcho(request)
         case (2, true): return taskStatistics(device)
         case (3, true) where documented: return memoryPoolStatistics()
         case (4, true): return dateTime(device)
@@ -28,9 +28,9 @@ struct OSGroup: ManagementGroup {
         return .success([(key: "r", value: .text(text))])
     }
 
-    private func consoleEcho(_ request: Request, _ device: DeviceCore) throws(StatusError) -> HandlerResult {
-        guard let value = try request.fields().integer("echo") else { throw StatusError(MgmtError.invalid) }
-        device.consoleEcho = value != 0
+    /// Console echo control: `echo` is required; the device has no console whose echo it would change.
+    private func consoleEcho(_ request: Request) throws(StatusError) -> HandlerResult {
+        guard try request.fields().integer("echo") != nil else { throw StatusError(MgmtError.invalid) }
         return .empty
     }
 

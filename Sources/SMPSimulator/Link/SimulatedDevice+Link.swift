@@ -37,10 +37,7 @@ extension SimulatedDevice {
             }
         }
         arrive(packet, transport: id, reply: reply, generation: generation)
-        if let held = heldRequest {
-            heldRequest = nil
-            arrive(held.bytes, transport: held.transport, reply: held.reply, generation: held.generation)
-        }
+        releaseHeldRequest()
     }
 
     /// Whether the device is rebooting.
@@ -55,13 +52,10 @@ extension SimulatedDevice {
 
     /// The packet crossed the wire: wait for the bandwidth, then take a buffer.
     func arrive(_ packet: [UInt8], transport: Int, reply: @escaping ResponseSink, generation gen: Int) {
-        guard let bandwidth = link.bandwidth, bandwidth > 0 else {
+        guard let done = reserveWire(&ingressWireFree, bytes: packet.count) else {
             admit(packet, transport: transport, reply: reply, generation: gen)
             return
         }
-        let start = max(ContinuousClock.now, ingressWireFree)
-        let done = start + .nanoseconds(Int64(packet.count) * 1_000_000_000 / Int64(bandwidth))
-        ingressWireFree = done
         Task {
             try? await Task.sleep(until: done, clock: .continuous)
             self.admit(packet, transport: transport, reply: reply, generation: gen)
@@ -115,7 +109,7 @@ extension SimulatedDevice {
         let responses = result.responses
         if link.latency == .zero && link.bandwidth == nil && !faults.hasPacketFaults {
             for response in responses where gen == generation { await reply(response) }
-            inFlight -= 1
+            release()
             return
         }
         let latency = link.latency
@@ -153,22 +147,25 @@ extension SimulatedDevice {
             }
         }
         await onWire(response, reply: reply, generation: gen)
-        if let held = heldResponse {
-            heldResponse = nil
-            await onWire(held.bytes, reply: held.reply, generation: held.generation)
-        }
+        await releaseHeldResponse()
     }
 
     /// Waits for the outgoing wire (bandwidth) and delivers.
     func onWire(_ response: [UInt8], reply: ResponseSink, generation gen: Int) async {
-        if let bandwidth = link.bandwidth, bandwidth > 0 {
-            let start = max(ContinuousClock.now, egressWireFree)
-            let done = start + .nanoseconds(Int64(response.count) * 1_000_000_000 / Int64(bandwidth))
-            egressWireFree = done
+        if let done = reserveWire(&egressWireFree, bytes: response.count) {
             try? await Task.sleep(until: done, clock: .continuous)
         }
         guard gen == generation else { return }
         await reply(response)
+    }
+
+    /// Books `bytes` on one direction of a bandwidth-limited wire, free from `wireFree` on; returns
+    /// when they are through, or nil when the bandwidth is unlimited.
+    private func reserveWire(_ wireFree: inout ContinuousClock.Instant, bytes: Int) -> ContinuousClock.Instant? {
+        guard let bandwidth = link.bandwidth, bandwidth > 0 else { return nil }
+        let done = max(ContinuousClock.now, wireFree) + .nanoseconds(Int64(bytes) * 1_000_000_000 / Int64(bandwidth))
+        wireFree = done
+        return done
     }
 
     /// Holds a packet back until the next one passes, or at most `faults.delay`.
@@ -179,20 +176,22 @@ extension SimulatedDevice {
         let delay = faults.delay
         Task {
             try? await Task.sleep(for: delay)
-            await self.releaseHeld(serial: serial, response: response)
+            if response { await self.releaseHeldResponse(serial: serial) } else { self.releaseHeldRequest(serial: serial) }
         }
     }
 
-    func releaseHeld(serial: Int, response: Bool) async {
-        if response {
-            guard let held = heldResponse, held.serial == serial else { return }
-            heldResponse = nil
-            await onWire(held.bytes, reply: held.reply, generation: held.generation)
-        } else {
-            guard let held = heldRequest, held.serial == serial else { return }
-            heldRequest = nil
-            arrive(held.bytes, transport: held.transport, reply: held.reply, generation: held.generation)
-        }
+    /// Lets the held request (only the one held as `serial`, when given) go on to the device.
+    func releaseHeldRequest(serial: Int? = nil) {
+        guard let held = heldRequest, serial.map({ $0 == held.serial }) ?? true else { return }
+        heldRequest = nil
+        arrive(held.bytes, transport: held.transport, reply: held.reply, generation: held.generation)
+    }
+
+    /// Sends the held response (only the one held as `serial`, when given).
+    func releaseHeldResponse(serial: Int? = nil) async {
+        guard let held = heldResponse, serial.map({ $0 == held.serial }) ?? true else { return }
+        heldResponse = nil
+        await onWire(held.bytes, reply: held.reply, generation: held.generation)
     }
 
     /// Logs and keeps a request record.
@@ -204,11 +203,9 @@ extension SimulatedDevice {
 
     /// Records a packet the link did not hand to the device.
     func note(_ packet: [UInt8], transport: Int, _ outcome: RequestRecord.Outcome) {
-        let header = RequestHeader(packet, at: 0)
         keep(
             RequestRecord(
-                time: .now - origin, transport: transport, version: header?.version ?? 0,
-                operation: header?.operation ?? 0, group: header?.group ?? 0, command: header?.command ?? 0,
-                sequence: header?.sequence ?? 0, length: header?.length ?? packet.count, outcome: outcome))
+                time: .now - origin, transport: transport, header: RequestHeader(packet, at: 0),
+                packetLength: packet.count, outcome: outcome))
     }
 }

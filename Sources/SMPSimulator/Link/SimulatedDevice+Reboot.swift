@@ -14,9 +14,10 @@ extension SimulatedDevice {
             await reboot(reason: "fault at upload offset", ifGeneration: generation)
         case .disconnect:
             let delay = faults.reconnectDelay
-            logger.notice("fault: link \(transport) dropped during upload for \(delay)")
+            let hooks = transports[transport]
+            logger.notice("fault: link \(transport) (\(hooks?.name ?? "unregistered")) dropped during upload for \(delay)")
             linkDownUntil[transport] = .now + delay
-            if let hooks = transports[transport] { await hooks.disconnect(delay) }
+            await hooks?.disconnect(delay)
         }
     }
 

@@ -32,15 +32,20 @@ enum OSError {
 /// Image group errors (`IMG_MGMT_ERR_*`).
 enum ImageError {
     static let unknown = 1
+    static let noImage = 3
+    static let noTLVs = 4
     static let hashNotFound = 8
     static let noFreeSlot = 9
     static let flashWriteFailed = 12
     static let invalidSlot = 14
+    static let noFreeMemory = 15
+    static let invalidPageOffset = 19
     static let invalidOffset = 20
     static let invalidLength = 21
     static let invalidImageHeader = 22
     static let invalidImageHeaderMagic = 23
     static let invalidHash = 24
+    static let invalidFlashAddress = 25
     static let currentVersionIsNewer = 27
     static let imageAlreadyPending = 28
     static let invalidImageTooLarge = 30

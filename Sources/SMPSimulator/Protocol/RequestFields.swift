@@ -22,45 +22,28 @@ struct RequestFields: Sendable {
     func has(_ key: String) -> Bool { entries[key] != nil }
 
     /// An unsigned integer field.
-    func unsigned(_ key: String) throws(StatusError) -> UInt64? {
-        guard let value = entries[key] else { return nil }
-        guard case .unsigned(let n) = value else { throw StatusError(MgmtError.invalid) }
-        return n
-    }
+    func unsigned(_ key: String) throws(StatusError) -> UInt64? { try field(key, \.uint64Value) }
 
     /// A signed integer field.
-    func integer(_ key: String) throws(StatusError) -> Int? {
-        guard let value = entries[key] else { return nil }
-        guard let n = value.intValue else { throw StatusError(MgmtError.invalid) }
-        return n
-    }
+    func integer(_ key: String) throws(StatusError) -> Int? { try field(key, \.intValue) }
 
     /// A text field.
-    func text(_ key: String) throws(StatusError) -> String? {
-        guard let value = entries[key] else { return nil }
-        guard case .text(let s) = value else { throw StatusError(MgmtError.invalid) }
-        return s
-    }
+    func text(_ key: String) throws(StatusError) -> String? { try field(key, \.textValue) }
 
     /// A byte-string field.
-    func bytes(_ key: String) throws(StatusError) -> [UInt8]? {
-        guard let value = entries[key] else { return nil }
-        guard case .bytes(let b) = value else { throw StatusError(MgmtError.invalid) }
-        return b
-    }
+    func bytes(_ key: String) throws(StatusError) -> [UInt8]? { try field(key, \.bytesValue) }
 
     /// A boolean field.
-    func bool(_ key: String) throws(StatusError) -> Bool? {
-        guard let value = entries[key] else { return nil }
-        guard case .bool(let b) = value else { throw StatusError(MgmtError.invalid) }
-        return b
-    }
+    func bool(_ key: String) throws(StatusError) -> Bool? { try field(key, \.boolValue) }
 
     /// An array field.
-    func array(_ key: String) throws(StatusError) -> [CBORValue]? {
+    func array(_ key: String) throws(StatusError) -> [CBORValue]? { try field(key, \.arrayValue) }
+
+    /// The field as `typed` reads it: nil when absent, `EINVAL` when present with another type.
+    private func field<T>(_ key: String, _ typed: (CBORValue) -> T?) throws(StatusError) -> T? {
         guard let value = entries[key] else { return nil }
-        guard case .array(let a) = value else { throw StatusError(MgmtError.invalid) }
-        return a
+        guard let result = typed(value) else { throw StatusError(MgmtError.invalid) }
+        return result
     }
 
     /// Any field, undecoded.

@@ -6,7 +6,6 @@ struct RequestHeader: Sendable, Hashable {
     let version: UInt8
     /// Bits 2–0 of byte 0.
     let operation: UInt8
-    let flags: UInt8
     let length: Int
     let group: UInt16
     let sequence: UInt8
@@ -17,7 +16,6 @@ struct RequestHeader: Sendable, Hashable {
         guard bytes.count - offset >= Self.size else { return nil }
         version = (bytes[offset] >> 3) & 0x03
         operation = bytes[offset] & 0x07
-        flags = bytes[offset + 1]
         length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
         group = UInt16(bytes[offset + 4]) << 8 | UInt16(bytes[offset + 5])
         sequence = bytes[offset + 6]
