@@ -84,12 +84,9 @@ extension MCUmgr.Enum {
 
         @OptionGroup var global: GlobalOptions
 
-        private struct Record: Encodable { let group: UInt16, name: String?, handlers: Int? }
-        private struct Answer: Encodable { let groups: [Record] }
-
         func run() async throws {
             let details = try await global.withClient { try await EnumerationManager(client: $0).details(groups: groups.isEmpty ? nil : groups) }
-            try global.output.emit(Answer(groups: details.map { Record(group: $0.group, name: $0.name, handlers: $0.handlers) })) {
+            try global.output.emit(GroupDetailsResponse(groups: details)) {
                 Format.table(
                     header: ["group", "name", "handlers"],
                     rows: details.map { ["\($0.group)", $0.name ?? SMPGroup(rawValue: $0.group).description, $0.handlers.map(String.init) ?? "-"] },

@@ -21,28 +21,19 @@ extension MCUmgr.FS {
         @Argument(help: "The path on the device, e.g. /lfs1/data.bin.")
         var remote: String
 
-        @Option(name: .customLong("pipeline-depth"), help: "Chunks in flight at once.")
-        var pipelineDepth = 1
+        @OptionGroup var chunking: UploadOptions
 
         @OptionGroup var global: GlobalOptions
-
-        func validate() throws {
-            guard (1...255).contains(pipelineDepth) else { throw ValidationError("--pipeline-depth must be 1 to 255") }
-        }
 
         func run() async throws {
             let bytes = try InputFile.read(local)
             guard !bytes.isEmpty else { throw Failure(.input, "\(local) is empty; there is nothing to upload") }
-            let output = global.output
             let start = ContinuousClock.now
             try await global.withClient { client in
-                let display = ProgressDisplay(label: "upload", fd: output.progressDescriptor)
-                defer { display.finish() }
-                try await FileSystemManager(client: client).upload(name: remote, data: bytes, pipelineDepth: pipelineDepth) { progress in
-                    display.update(bytes: progress.bytesSent, total: progress.totalBytes, rate: progress.currentBytesPerSecond)
-                }
+                try await global.upload(bytes, to: FileUploadTarget(client: client, name: remote), options: chunking)
             }
-            try output.emit(Transfer(action: "fs-upload", local: local, remote: remote, bytes: bytes.count, since: start)) { transfer in
+            let transfer = Transfer(action: "fs-upload", local: local, remote: remote, bytes: bytes.count, since: start)
+            try global.output.emit(transfer) {
                 "Done: uploaded \(bytes.count) bytes to \(remote) in \(Format.fixed(transfer.seconds, 2)) s"
             }
         }
@@ -76,7 +67,8 @@ extension MCUmgr.FS {
                 return
             }
             try InputFile.write(bytes, to: local)
-            try output.emit(Transfer(action: "fs-download", local: local, remote: remote, bytes: bytes.count, since: start)) { transfer in
+            let transfer = Transfer(action: "fs-download", local: local, remote: remote, bytes: bytes.count, since: start)
+            try output.emit(transfer) {
                 "Done: downloaded \(bytes.count) bytes from \(remote) to \(local) in \(Format.fixed(transfer.seconds, 2)) s"
             }
         }
@@ -115,9 +107,9 @@ extension MCUmgr.FS {
 
         func run() async throws {
             let result = try await global.withClient { try await FileSystemManager(client: $0).hash(name: remote, type: type) }
-            let size: Int
-            if case .checksum(let value) = result.output { size = value > UInt64(UInt32.max) ? 8 : 4 } else { size = 4 }
-            let hex = Format.hex(result.output.bytes(size: size))
+            // A checksum is printed in 4 bytes (crc32), or 8 when it does not fit; a digest as it is.
+            let wide = if case .checksum(let value) = result.output, value > UInt64(UInt32.max) { true } else { false }
+            let hex = Format.hex(result.output.bytes(size: wide ? 8 : 4))
             try global.output.emit(Answer(name: remote, type: result.type, offset: result.offset, length: result.length, output: hex)) {
                 "\(result.type) \(remote)\(result.length.map { " (\($0) bytes)" } ?? ""): \(hex)"
             }
@@ -130,12 +122,9 @@ extension MCUmgr.FS {
 
         @OptionGroup var global: GlobalOptions
 
-        private struct TypeRecord: Encodable { let format: Int, size: Int }
-        private struct Answer: Encodable { let types: [String: TypeRecord] }
-
         func run() async throws {
             let types = try await global.withClient { try await FileSystemManager(client: $0).supportedHashes() }
-            try global.output.emit(Answer(types: types.mapValues { TypeRecord(format: $0.format, size: $0.size) })) {
+            try global.output.emit(SupportedHashesResponse(types: types)) {
                 Format.table(
                     header: ["type", "output", "size"],
                     rows: types.keys.sorted().map { [$0, types[$0]!.isByteString ? "bytes" : "integer", "\(types[$0]!.size)"] },
@@ -163,20 +152,12 @@ private struct Transfer: Encodable {
     let action: String, local: String, remote: String, bytes: Int, seconds: Double, bytes_per_second: Double
 
     init(action: String, local: String, remote: String, bytes: Int, since start: ContinuousClock.Instant) {
-        let elapsed = start.duration(to: .now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = start.duration(to: .now).inSeconds
         self.action = action
         self.local = local
         self.remote = remote
         self.bytes = bytes
         self.seconds = (seconds * 1000).rounded() / 1000
         self.bytes_per_second = seconds > 0 ? (Double(bytes) / seconds).rounded() : 0
-    }
-}
-
-private extension Output {
-    /// Emits a transfer's answer, with its text made from it.
-    func emit(_ transfer: Transfer, human: (Transfer) -> String) throws {
-        try emit(transfer) { human(transfer) }
     }
 }

@@ -1,3 +1,5 @@
+import McuMgr
+
 /// Small text helpers for human-readable output.
 enum Format {
     /// `bytes` as lowercase hex, two digits a byte.
@@ -15,29 +17,9 @@ enum Format {
     /// Parses hex text (two digits a byte, either case, optional `0x` prefix, spaces and colons
     /// between bytes allowed); nil for anything else.
     static func bytes(hex text: String) -> [UInt8]? {
-        var digits = Array(text.utf8).filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: ":") }
-        if digits.count >= 2, digits[0] == UInt8(ascii: "0"), digits[1] | 0x20 == UInt8(ascii: "x") {
-            digits.removeFirst(2)
-        }
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
-    }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return digit - UInt8(ascii: "A") + 10
-        default: return nil
-        }
+        var digits = text.filter { $0 != " " && $0 != ":" }
+        if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits.removeFirst(2) }
+        return [UInt8](hex: digits)
     }
 
     /// A byte count for people: `512 B`, `12.3 KiB`, `1.5 MiB`.
@@ -118,4 +100,9 @@ extension String {
         while s.last == " " { s = s.dropLast() }
         return String(s)
     }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -43,11 +43,7 @@ extension MCUmgr.Image {
         @Flag(name: [.customShort("u"), .customLong("upgrade")], help: "Ask the device to refuse an image that is not newer than the running one.")
         var upgrade = false
 
-        @Option(name: .customLong("pipeline-depth"), help: "Chunks in flight at once (default: the device's buf_count − 1).")
-        var pipelineDepth: Int?
-
-        @Option(name: .customLong("alignment"), help: "Chunk sizes are multiples of this many bytes: 1, 2, 4, 8 or 16.")
-        var alignment = 1
+        @OptionGroup var chunking: UploadOptions
 
         @OptionGroup var global: GlobalOptions
 
@@ -59,35 +55,22 @@ extension MCUmgr.Image {
 
         func validate() throws {
             guard image >= 0 else { throw ValidationError("--image must be 0 or more") }
-            if let pipelineDepth, !(1...255).contains(pipelineDepth) { throw ValidationError("--pipeline-depth must be 1 to 255") }
-            guard UploadConfiguration.supportedAlignments.contains(alignment) else { throw ValidationError("--alignment must be 1, 2, 4, 8 or 16") }
         }
 
         func run() async throws {
             let mcuboot = try InputFile.mcubootImage(file)
-            let output = global.output
             let start = ContinuousClock.now
             try await global.withClient { client in
-                let configuration = try await UploadConfiguration.negotiated(
-                    with: client, pipelineDepth: pipelineDepth, byteAlignment: alignment,
-                    chunkTimeout: .seconds(global.timeout ?? 2))
-                let engine = UploadEngine(
-                    target: ImageUploadTarget(client: client, image: image, sha: mcuboot.fileSHA256, upgrade: upgrade),
-                    configuration: configuration)
-                let display = ProgressDisplay(label: "upload", fd: output.progressDescriptor)
-                defer { display.finish() }
-                _ = try await engine.upload(mcuboot.bytes) { progress in
-                    display.update(bytes: progress.bytesSent, total: progress.totalBytes, rate: progress.currentBytesPerSecond)
-                }
+                let target = ImageUploadTarget(client: client, image: image, sha: mcuboot.fileSHA256, upgrade: upgrade)
+                try await global.upload(mcuboot.bytes, to: target, options: chunking)
             }
-            let elapsed = start.duration(to: .now)
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = start.duration(to: .now).inSeconds
             let rate = seconds > 0 ? Double(mcuboot.bytes.count) / seconds : 0
             let answer = Answer(
                 file: file, image: image, bytes: mcuboot.bytes.count, version: mcuboot.version.deviceString,
                 hash: Format.hex(mcuboot.hash), sha256: Format.hex(mcuboot.fileSHA256),
                 seconds: (seconds * 1000).rounded() / 1000, bytes_per_second: rate.rounded())
-            try output.emit(answer) {
+            try global.output.emit(answer) {
                 """
                 Done: uploaded \(file) (\(mcuboot.bytes.count) bytes, version \(mcuboot.version.deviceString)) to image \(image) \
                 in \(Format.fixed(seconds, 2)) s (\(Format.rate(rate)))
@@ -163,17 +146,9 @@ extension MCUmgr.Image {
 
         @OptionGroup var global: GlobalOptions
 
-        private struct SlotRecord: Encodable { let slot: Int, size: Int, upload_image_id: Int? }
-        private struct ImageRecord: Encodable { let image: Int, slots: [SlotRecord], max_image_size: Int? }
-        private struct Answer: Encodable { let images: [ImageRecord] }
-
         func run() async throws {
             let images = try await global.withClient { try await ImageManager(client: $0).slotInfo() }
-            let answer = Answer(images: images.map { i in
-                ImageRecord(image: i.image, slots: i.slots.map { SlotRecord(slot: $0.slot, size: $0.size, upload_image_id: $0.uploadImageID) },
-                            max_image_size: i.maxImageSize)
-            })
-            try global.output.emit(answer) {
+            try global.output.emit(ImageSlotInfoResponse(images: images)) {
                 Format.table(
                     header: ["image", "slot", "size", "max_image_size"],
                     rows: images.flatMap { i in

@@ -39,29 +39,11 @@ enum InputFile {
     }
 }
 
-/// One slot of the image table in JSON.
-struct SlotRecord: Encodable {
-    let image: Int, slot: Int, version: String, hash: String
-    let bootable: Bool, pending: Bool, confirmed: Bool, active: Bool, permanent: Bool
-
-    init(_ s: ImageSlot) {
-        image = s.image
-        slot = s.slot
-        version = s.version
-        hash = Format.hex(s.hash)
-        bootable = s.bootable
-        pending = s.pending
-        confirmed = s.confirmed
-        active = s.active
-        permanent = s.permanent
-    }
-}
-
-/// The image table in JSON: `{"images": [...]}`.
+/// The image table in JSON: `{"images": [...]}`, each slot in `ImageSlot`'s own form (hashes as hex).
 struct ImageTable: Encodable {
-    let images: [SlotRecord]
+    let images: [ImageSlot]
 
-    init(_ slots: [ImageSlot]) { images = slots.map(SlotRecord.init) }
+    init(_ slots: [ImageSlot]) { images = slots }
 
     /// The table as Go mcumgr prints it.
     static func text(_ slots: [ImageSlot]) -> String {

@@ -53,20 +53,9 @@ extension MCUmgr {
 
         @OptionGroup var global: GlobalOptions
 
-        private struct TaskRecord: Encodable {
-            let prio: Int, tid: Int, state: Int
-            let stkuse: Int?, stksiz: Int?, cswcnt: Int?, runtime: UInt64?, last_checkin: Int?, next_checkin: Int?
-        }
-
-        private struct Answer: Encodable { let tasks: [String: TaskRecord] }
-
         func run() async throws {
             let tasks = try await global.withClient { try await DefaultManager(client: $0).taskStats() }
-            let answer = Answer(tasks: tasks.mapValues {
-                TaskRecord(prio: $0.priority, tid: $0.taskID, state: $0.state, stkuse: $0.stackUsed, stksiz: $0.stackSize,
-                     cswcnt: $0.contextSwitches, runtime: $0.runtime, last_checkin: $0.lastCheckin, next_checkin: $0.nextCheckin)
-            })
-            try global.output.emit(answer) {
+            try global.output.emit(TaskStatsResponse(tasks: tasks)) {
                 let names = tasks.keys.sorted { (tasks[$0]!.taskID, $0) < (tasks[$1]!.taskID, $1) }
                 func n(_ v: Int?) -> String { v.map(String.init) ?? "-" }
                 return Format.table(
@@ -87,14 +76,11 @@ extension MCUmgr {
 
         @OptionGroup var global: GlobalOptions
 
-        private struct Pool: Encodable { let blksiz: Int, nblks: Int, nfree: Int, min: Int }
-        private struct Answer: Encodable { let mpools: [String: Pool] }
+        private struct Answer: Encodable { let mpools: [String: MemoryPoolStat] }
 
         func run() async throws {
             let pools = try await global.withClient { try await DefaultManager(client: $0).memoryPoolStats() }
-            try global.output.emit(Answer(mpools: pools.mapValues {
-                Pool(blksiz: $0.blockSize, nblks: $0.blockCount, nfree: $0.freeBlocks, min: $0.minimumFree)
-            })) {
+            try global.output.emit(Answer(mpools: pools)) {
                 Format.table(
                     header: ["name", "blksz", "cnt", "free", "min"],
                     rows: pools.keys.sorted().map { name in
@@ -113,11 +99,9 @@ extension MCUmgr {
 
         @OptionGroup var global: GlobalOptions
 
-        private struct Answer: Encodable { let buf_size: Int, buf_count: Int }
-
         func run() async throws {
             let p = try await global.withClient { try await DefaultManager(client: $0).parameters() }
-            try global.output.emit(Answer(buf_size: p.bufferSize, buf_count: p.bufferCount)) {
+            try global.output.emit(p) {
                 "buf_size: \(p.bufferSize)\nbuf_count: \(p.bufferCount)"
             }
         }

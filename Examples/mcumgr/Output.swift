@@ -58,7 +58,6 @@ struct Done: Encodable {
 enum JSONScalar: Encodable, Sendable {
     case string(String)
     case int(Int)
-    case double(Double)
     case bool(Bool)
     case null
 
@@ -67,7 +66,6 @@ enum JSONScalar: Encodable, Sendable {
         switch self {
         case .string(let v): try c.encode(v)
         case .int(let v): try c.encode(v)
-        case .double(let v): try c.encode(v)
         case .bool(let v): try c.encode(v)
         case .null: try c.encodeNil()
         }

@@ -1,3 +1,4 @@
+import McuMgr
 import Synchronization
 
 /// Shows how far a transfer has come: on a terminal, a bar redrawn in place with percent, bytes,
@@ -33,7 +34,7 @@ final class ProgressDisplay: Sendable {
                 s.startBytes = bytes
                 s.start = now
             }
-            let elapsed = seconds(now - s.start)
+            let elapsed = (now - s.start).inSeconds
             let average = elapsed > 0 ? Double(bytes - (s.startBytes ?? 0)) / elapsed : 0
             let rate = givenRate.flatMap { $0 > 0 ? $0 : nil } ?? average
             let fraction = total > 0 ? min(1, Double(bytes) / Double(total)) : 1
@@ -52,6 +53,11 @@ final class ProgressDisplay: Sendable {
         if let line { Console.write(line, to: fd) }
     }
 
+    /// Shows an upload's progress, with the engine's current throughput.
+    func update(_ progress: UploadProgress) {
+        update(bytes: progress.bytesSent, total: progress.totalBytes, rate: progress.currentBytesPerSecond)
+    }
+
     /// Ends the display (a newline after a bar).
     func finish() {
         let drewBar = state.withLock { s -> Bool in
@@ -67,9 +73,5 @@ final class ProgressDisplay: Sendable {
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let percent = Format.right("\(Int((fraction * 100).rounded(.down)))%", 4)
         return "\(label) [\(bar)] \(percent)  \(Format.size(Double(bytes)))/\(Format.size(Double(total)))  \(Format.rate(rate))  ETA \(Format.clock(remaining))"
-    }
-
-    private func seconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 }

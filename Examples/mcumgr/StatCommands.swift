@@ -34,11 +34,9 @@ extension MCUmgr.Stat {
 
         @OptionGroup var global: GlobalOptions
 
-        private struct Answer: Encodable { let name: String, fields: [String: UInt64] }
-
         func run() async throws {
             let group = try await global.withClient { try await StatsManager(client: $0).read(group: name) }
-            try global.output.emit(Answer(name: group.name, fields: group.fields)) {
+            try global.output.emit(group) {
                 let width = group.fields.values.map { String($0).count }.max() ?? 1
                 return (["stat group: \(group.name)"] + group.fields.keys.sorted().map {
                     Format.right(String(group.fields[$0]!), max(8, width)) + " " + $0

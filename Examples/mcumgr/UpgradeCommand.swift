@@ -23,11 +23,7 @@ extension MCUmgr {
         @Option(name: .customLong("mode"), help: "test-and-confirm, confirm-only, test-only or upload-only.")
         var mode = FirmwareUpgradeMode.testAndConfirm.rawValue
 
-        @Option(name: .customLong("pipeline-depth"), help: "Chunks in flight at once (default: the device's buf_count − 1).")
-        var pipelineDepth: Int?
-
-        @Option(name: .customLong("alignment"), help: "Chunk sizes are multiples of this many bytes: 1, 2, 4, 8 or 16.")
-        var alignment = 1
+        @OptionGroup var chunking: UploadOptions
 
         @Flag(name: .customLong("no-downgrade"), help: "Refuse an image that is not newer than the running one.")
         var noDowngrade = false
@@ -46,7 +42,7 @@ extension MCUmgr {
         private struct Answer: Encodable {
             let ok = true, action = "upgrade"
             let mode: String, uploaded_images: [Int], bytes_uploaded: Int, seconds: Double, bytes_per_second: Double
-            let resets: Int, pipeline_depth: Int, packet_size: Int, images: [SlotRecord]
+            let resets: Int, pipeline_depth: Int, packet_size: Int, images: [ImageSlot]
         }
 
         func validate() throws {
@@ -58,8 +54,6 @@ extension MCUmgr {
                 throw ValidationError("give one --image-index per file without @N (\(plain.count)), not \(imageIndices.count)")
             }
             if imageIndices.contains(where: { $0 < 0 }) { throw ValidationError("--image-index must be 0 or more") }
-            if let pipelineDepth, !(1...255).contains(pipelineDepth) { throw ValidationError("--pipeline-depth must be 1 to 255") }
-            guard UploadConfiguration.supportedAlignments.contains(alignment) else { throw ValidationError("--alignment must be 1, 2, 4, 8 or 16") }
             guard swapTime >= 0, resetTimeout > 0 else { throw ValidationError("--swap-time must be 0 or more and --reset-timeout more than 0") }
         }
 
@@ -79,9 +73,9 @@ extension MCUmgr {
                 images.append(FirmwareUpgradeImage(index: index ?? explicit.next() ?? position, image: image))
             }
             let configuration = FirmwareUpgradeConfiguration(
-                mode: FirmwareUpgradeMode(rawValue: mode)!, pipelineDepth: pipelineDepth, byteAlignment: alignment,
+                mode: FirmwareUpgradeMode(rawValue: mode)!, pipelineDepth: chunking.pipelineDepth, byteAlignment: chunking.alignment,
                 eraseAppSettings: eraseSettings, estimatedSwapTime: .seconds(swapTime), resetTimeout: .seconds(resetTimeout),
-                rejectsDowngrade: noDowngrade, chunkTimeout: .seconds(global.timeout ?? 2))
+                rejectsDowngrade: noDowngrade, chunkTimeout: global.chunkTimeout)
             let output = global.output
             let report = try await global.withClient { client in
                 let upgrade = try FirmwareUpgradeManager(client: client).start(images: images, configuration: configuration)
@@ -90,23 +84,23 @@ extension MCUmgr {
                     switch event {
                     case .stateChanged(let state):
                         for display in displays.values { display.finish() }
-                        if !output.json, state != .none { Console.out("upgrade: \(state.rawValue)") }
+                        if state != .none { output.note("upgrade: \(state.rawValue)") }
                     case .uploadProgress(let image, let progress):
                         let display = displays[image] ?? ProgressDisplay(label: "image \(image)", fd: output.progressDescriptor)
                         displays[image] = display
-                        display.update(bytes: progress.bytesSent, total: progress.totalBytes, rate: progress.currentBytesPerSecond)
+                        display.update(progress)
                     case .completed, .failed:
                         for display in displays.values { display.finish() }
                     }
                 }
                 return try await upgrade.result()
             }
-            let seconds = Double(report.uploadDuration.components.seconds) + Double(report.uploadDuration.components.attoseconds) / 1e18
+            let seconds = report.uploadDuration.inSeconds
             let answer = Answer(
                 mode: mode, uploaded_images: report.uploadedImages, bytes_uploaded: report.bytesUploaded,
                 seconds: (seconds * 1000).rounded() / 1000, bytes_per_second: report.averageBytesPerSecond.rounded(),
                 resets: report.resets, pipeline_depth: report.pipelineDepth, packet_size: report.packetSize,
-                images: report.slots.map(SlotRecord.init))
+                images: report.slots)
             try output.emit(answer) {
                 let uploaded = report.uploadedImages.isEmpty
                     ? "nothing uploaded (the images were already on the device)"

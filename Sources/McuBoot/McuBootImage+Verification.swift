@@ -31,9 +31,7 @@ extension McuBootImage {
         case .ecdsaP256:
             // TLV 0x22 with a SHA-384 hash is ECDSA P-384, which this module does not verify.
             guard hashAlgorithm == .sha256 else { throw .unsupportedSignature(.ecdsa) }
-            guard let key = try? P256.Signing.PublicKey(x963Representation: publicKey.rawRepresentation) else {
-                throw .invalidKey("the bytes are not an uncompressed P-256 point")
-            }
+            let key = try McuBootPublicKey.p256Key(publicKey.rawRepresentation)
             let digest = SHA256.hash(data: bytes[hashedRange])
             for candidate in candidates {
                 guard let signature = try? P256.Signing.ECDSASignature(derRepresentation: Self.strippingDERPadding(candidate.value))
@@ -41,9 +39,7 @@ extension McuBootImage {
                 if key.isValidSignature(signature, for: digest) { return }
             }
         case .ed25519:
-            guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey.rawRepresentation) else {
-                throw .invalidKey("an Ed25519 public key has 32 bytes")
-            }
+            let key = try McuBootPublicKey.ed25519Key(publicKey.rawRepresentation)
             for candidate in candidates where key.isValidSignature(candidate.value, for: hash) {
                 return
             }

@@ -38,14 +38,13 @@ public struct McuBootImageHeader: Sendable, Hashable {
         guard bytes.count >= Self.size, let magic = bytes.le32(at: 0), let loadAddress = bytes.le32(at: 4),
             let headerSize = bytes.le16(at: 8), let protectedTLVSize = bytes.le16(at: 10),
             let imageSize = bytes.le32(at: 12), let flags = bytes.le32(at: 16),
-            let revision = bytes.le16(at: 22), let build = bytes.le32(at: 24)
+            let version = McuBootVersion(imageVersionAt: 20, in: bytes)
         else { throw .tooShort(size: bytes.count) }
         guard magic == Self.magic else { throw .badMagic(found: magic) }
         guard Int(headerSize) >= Self.size else { throw .headerSizeTooSmall(headerSize) }
         self.init(
             loadAddress: loadAddress, headerSize: headerSize, protectedTLVSize: protectedTLVSize,
-            imageSize: imageSize, flags: McuBootImageFlags(rawValue: flags),
-            version: McuBootVersion(major: bytes[20], minor: bytes[21], revision: revision, build: build))
+            imageSize: imageSize, flags: McuBootImageFlags(rawValue: flags), version: version)
     }
 
     /// The 32 header bytes as MCUboot stores them (`_pad1` written as zero).
@@ -58,10 +57,7 @@ public struct McuBootImageHeader: Sendable, Hashable {
         out.appendLE16(protectedTLVSize)
         out.appendLE32(imageSize)
         out.appendLE32(flags.rawValue)
-        out.append(version.major)
-        out.append(version.minor)
-        out.appendLE16(version.revision)
-        out.appendLE32(version.build)
+        out += version.imageVersionBytes
         out.appendLE32(0)
         return out
     }

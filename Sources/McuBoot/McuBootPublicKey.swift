@@ -22,17 +22,25 @@ public struct McuBootPublicKey: Sendable, Hashable {
     /// Creates a key from its raw bytes; throws when they are not a valid key of `algorithm`.
     public init(algorithm: McuBootKeyAlgorithm, rawRepresentation: [UInt8]) throws(McuBootError) {
         switch algorithm {
-        case .ecdsaP256:
-            guard let key = try? P256.Signing.PublicKey(x963Representation: rawRepresentation) else {
-                throw .invalidKey("the bytes are not an uncompressed P-256 point")
-            }
-            self.init(key)
-        case .ed25519:
-            guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: rawRepresentation) else {
-                throw .invalidKey("an Ed25519 public key has 32 bytes, not \(rawRepresentation.count)")
-            }
-            self.init(key)
+        case .ecdsaP256: self.init(try Self.p256Key(rawRepresentation))
+        case .ed25519: self.init(try Self.ed25519Key(rawRepresentation))
         }
+    }
+
+    /// The swift-crypto P-256 key of an uncompressed point.
+    static func p256Key(_ raw: [UInt8]) throws(McuBootError) -> P256.Signing.PublicKey {
+        guard let key = try? P256.Signing.PublicKey(x963Representation: raw) else {
+            throw .invalidKey("the bytes are not an uncompressed P-256 point")
+        }
+        return key
+    }
+
+    /// The swift-crypto Ed25519 key of 32 raw bytes.
+    static func ed25519Key(_ raw: [UInt8]) throws(McuBootError) -> Curve25519.Signing.PublicKey {
+        guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw) else {
+            throw .invalidKey("an Ed25519 public key has 32 bytes, not \(raw.count)")
+        }
+        return key
     }
 
     /// Reads a PEM key as imgtool writes it: a public key (`imgtool getpub -e pem`) or an

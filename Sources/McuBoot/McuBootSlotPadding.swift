@@ -54,12 +54,13 @@ public struct McuBootSlotPadding: Sendable, Hashable {
             + [0x2d, 0xe1, 0x5d, 0x29, 0x41, 0x0b, 0x8d, 0x77, 0x67, 0x9c, 0x11, 0x0f, 0x1f, 0x8a]
     }
 
+    /// The 16-byte magic rounded up to whole maximum-alignment units.
+    var magicAlignSize: Int { (16 + effectiveMaxAlign - 1) / effectiveMaxAlign * effectiveMaxAlign }
+
     /// Size of the trailer area imgtool reserves (without encryption keys).
     var trailerSize: Int {
-        let maxAlign = effectiveMaxAlign
-        let magicAlignSize = (16 + maxAlign - 1) / maxAlign * maxAlign
-        if overwriteOnly { return maxAlign * 2 + magicAlignSize }
-        return maxSectors * 3 * align + maxAlign * 4 + magicAlignSize
+        if overwriteOnly { return effectiveMaxAlign * 2 + magicAlignSize }
+        return maxSectors * 3 * align + effectiveMaxAlign * 4 + magicAlignSize
     }
 
     /// Checks the settings against what imgtool accepts.
@@ -85,7 +86,7 @@ public struct McuBootSlotPadding: Sendable, Hashable {
     func pad(_ image: [UInt8]) throws(McuBootError) -> [UInt8] {
         try validate()
         let trailerSize = trailerSize
-        guard slotSize >= 0, image.count <= slotSize - trailerSize else {
+        guard image.count <= slotSize - trailerSize else {
             throw .invalidBuilderParameter(
                 "image size (\(hex(image.count, width: 4))) + trailer (\(hex(trailerSize, width: 4))) exceeds "
                     + "the slot size \(hex(slotSize, width: 4))")
@@ -96,7 +97,6 @@ public struct McuBootSlotPadding: Sendable, Hashable {
         out.append(contentsOf: repeatElement(erasedValue, count: slotSize - image.count - magic.count))
         out.append(contentsOf: magic)
         if mark == .confirm && !overwriteOnly {
-            let magicAlignSize = (16 + effectiveMaxAlign - 1) / effectiveMaxAlign * effectiveMaxAlign
             out[out.count - magicAlignSize - effectiveMaxAlign] = 0x01
         }
         return out

@@ -49,6 +49,23 @@ public struct McuBootVersion: Sendable, Hashable, Comparable, CustomStringConver
         self = version
     }
 
+    /// Reads the 8-byte `struct image_version` at `offset` of `bytes` (little-endian); nil when
+    /// fewer than 8 bytes are there.
+    init?(imageVersionAt offset: Int, in bytes: [UInt8]) {
+        guard offset >= 0, offset <= bytes.count - 8, let revision = bytes.le16(at: offset + 2),
+            let build = bytes.le32(at: offset + 4)
+        else { return nil }
+        self.init(major: bytes[offset], minor: bytes[offset + 1], revision: revision, build: build)
+    }
+
+    /// The 8-byte `struct image_version` as MCUboot stores it, in the header and in dependency TLVs.
+    var imageVersionBytes: [UInt8] {
+        var out = [major, minor]
+        out.appendLE16(revision)
+        out.appendLE32(build)
+        return out
+    }
+
     /// imgtool notation, `"1.2.3+4"`; the `+build` suffix is left out when the build is 0.
     public var description: String {
         let base = "\(major).\(minor).\(revision)"

@@ -152,6 +152,7 @@ struct ImageCommandTests {
             let result = try await sim.mcumgr(["upgrade", demo, "\(second)@1", "--json", "--pipeline-depth", "2"])
             Expect.success(result)
             let answer = try result.json()
+            #expect(result.stderr.contains("upgrade: confirm"), "with --json, the states go to standard error")
             #expect(answer["ok"] as? Bool == true)
             #expect((answer["uploaded_images"] as? [Int])?.sorted() == [0, 1])
             #expect(answer["resets"] as? Int == 1)

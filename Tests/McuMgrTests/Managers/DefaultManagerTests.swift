@@ -2,6 +2,7 @@ import Foundation
 import McuMgr
 import SMP
 import SMPSimulator
+import Synchronization
 import Testing
 
 @Suite("DefaultManager against the simulator")
@@ -15,9 +16,20 @@ struct DefaultManagerTests {
     }
 
     @Test func consoleEchoIsAcceptedOrNotSupported() async throws {
+        // Each call is an OS command 1 write of {"echo": 0 or 1} (its bytes: WireEncodingTests).
+        let requests = Mutex<[String]>([])
+        try await ScriptedDevice.with(script: { header, request in
+            let echo = request["echo"]?.intValue.map(String.init) ?? "none"
+            requests.withLock { $0.append("\(header.operation == .write ? "write" : "read") \(header.group)/\(header.command) echo=\(echo) keys=\(request.mapEntries?.count ?? 0)") }
+            return .fields([])
+        }) { client async throws in
+            try await DefaultManager(client: client).setConsoleEcho(false)
+            try await DefaultManager(client: client).setConsoleEcho(true)
+        }
+        #expect(requests.withLock { $0 } == ["write 0/1 echo=0 keys=1", "write 0/1 echo=1 keys=1"])
+        // The simulator, written from the protocol reference, takes the request too.
         try await ManagerHarness.with { h async throws in
             try await h.os.setConsoleEcho(false)
-            try await h.os.setConsoleEcho(true)
         }
         try await ManagerHarness.with({ $0.answersDocumentedOSCommands = false }) { h async throws in
             let error = await deviceError { try await h.os.setConsoleEcho(false) }

@@ -10,46 +10,27 @@ struct ErrorPathTests {
     @Test func testWithAnUnknownHash() async throws {
         try await ManagerHarness.with { h async throws in
             try await h.install(version: ImageVersion(1, 0, 0))
-            do {
-                _ = try await h.image.test(hash: [UInt8](repeating: 0xab, count: 32))
-                Issue.record("expected an error")
-            } catch SMPError.device(.image(let code)) {
-                #expect(code == .hashNotFound)
-                #expect(code.name == "IMG_MGMT_ERR_HASH_NOT_FOUND")
-                #expect(SMPError.device(.image(code)).description.contains("IMG_MGMT_ERR_HASH_NOT_FOUND"))
-            }
+            let error = await deviceError { _ = try await h.image.test(hash: [UInt8](repeating: 0xab, count: 32)) }
+            #expect(error == .image(.hashNotFound))
+            guard case .image(let code)? = error else { return }
+            #expect(code.name == "IMG_MGMT_ERR_HASH_NOT_FOUND")
+            #expect(SMPError.device(.image(code)).description.contains("IMG_MGMT_ERR_HASH_NOT_FOUND"))
         }
     }
 
     @Test func settingsReadOfAMissingKey() async throws {
         try await ManagerHarness.with { h async throws in
-            do {
-                _ = try await h.config.read(name: "app/missing")
-                Issue.record("expected an error")
-            } catch let error as SMPError {
-                guard case .device(.settings(let code)) = error else {
-                    Issue.record("unexpected \(error)")
-                    return
-                }
-                #expect(code == .keyNotFound)
-                #expect(error.description.contains("SETTINGS_MGMT_ERR_KEY_NOT_FOUND"))
-            }
+            let error = await deviceError { _ = try await h.config.read(name: "app/missing") }
+            #expect(error == .settings(.keyNotFound))
+            #expect(error?.description.contains("SETTINGS_MGMT_ERR_KEY_NOT_FOUND") == true)
         }
     }
 
     @Test func fsDownloadOfAMissingFile() async throws {
         try await ManagerHarness.with { h async throws in
-            do {
-                _ = try await h.fs.download(name: "/lfs1/nothing-here")
-                Issue.record("expected an error")
-            } catch let error as SMPError {
-                guard case .device(.fs(let code)) = error else {
-                    Issue.record("unexpected \(error)")
-                    return
-                }
-                #expect(code == .fileNotFound)
-                #expect(error.description.contains("FS_MGMT_ERR_FILE_NOT_FOUND"))
-            }
+            let error = await deviceError { _ = try await h.fs.download(name: "/lfs1/nothing-here") }
+            #expect(error == .fs(.fileNotFound))
+            #expect(error?.description.contains("FS_MGMT_ERR_FILE_NOT_FOUND") == true)
         }
     }
 

@@ -140,7 +140,8 @@ struct FieldQuirkTests {
 
     @Test func unreadableDateTimeIsAnInvalidResponse() async throws {
         try await ScriptedDevice.with(script: { _, _ in .fields([("datetime", .text("yesterday"))]) }) { client async throws in
-            await #expect(throws: SMPError.self) { _ = try await DefaultManager(client: client).readDateTime() }
+            let message = await invalidResponse { _ = try await DefaultManager(client: client).readDateTime() }
+            #expect(message?.contains("\"yesterday\" is not a date-time") == true)
         }
     }
 
@@ -163,14 +164,16 @@ struct FieldQuirkTests {
             if off == 0 { fields.append(("len", .int(4))) }
             return .fields(fields)
         }) { client async throws in
-            await #expect(throws: SMPError.self) { _ = try await FileSystemManager(client: client).download(name: "/f") }
+            let message = await invalidResponse { _ = try await FileSystemManager(client: client).download(name: "/f") }
+            #expect(message?.contains("the device sent 6 bytes of a 4-byte file") == true)
         }
         // The device claims 10 bytes, then sends nothing more after 3.
         try await ScriptedDevice.with(script: { _, request in
             let off = request["off"]?.intValue ?? 0
             return off == 0 ? .fields([("off", .int(0)), ("data", .bytes([1, 2, 3])), ("len", .int(10))]) : .fields([("off", .int(off)), ("data", .bytes([]))])
         }) { client async throws in
-            await #expect(throws: SMPError.self) { _ = try await FileSystemManager(client: client).download(name: "/f") }
+            let message = await invalidResponse { _ = try await FileSystemManager(client: client).download(name: "/f") }
+            #expect(message?.contains("the device stopped at 3 of 10 bytes") == true)
         }
     }
 }

@@ -30,8 +30,10 @@ struct FileSystemManagerTests {
         try await ManagerHarness.with { h async throws in
             let name = "/lfs1/firmware.bin"
             let bytes = Self.pattern(100 * 1024)
-            try await Self.upload(bytes, to: name, with: h.fs)
+            // The whole-file upload: the shared upload engine, pipelined to the device's buf_count − 1.
+            try await h.fs.upload(name: name, data: bytes)
             #expect(await h.device.file(at: name) == bytes)
+            #expect(await h.device.maximumRequestsInFlight > 1)
             #expect(try await h.fs.status(name: name) == bytes.count)
 
             let reports = Mutex<[(Int, Int)]>([])

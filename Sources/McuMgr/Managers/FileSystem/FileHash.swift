@@ -51,12 +51,13 @@ public struct FileHash: Codable, Sendable, Equatable {
         /// Reads an unsigned integer or a byte string (or hex text from a non-CBOR decoder).
         public init(from decoder: any Decoder) throws {
             let c = try decoder.singleValueContainer()
-            switch try c.decode(CBORValue.self) {
-            case .unsigned(let value): self = .checksum(value)
-            case .bytes(let bytes): self = .digest(bytes)
-            case .text(let text) where [UInt8](hex: text) != nil: self = .digest([UInt8](hex: text) ?? [])
-            case let other:
-                throw DecodingError.dataCorruptedError(in: c, debugDescription: "expected an unsigned integer or a byte string, found \(other)")
+            let value = try c.decode(CBORValue.self)
+            if case .unsigned(let checksum) = value {
+                self = .checksum(checksum)
+            } else if let digest = value.bytesValue ?? value.textValue.flatMap({ [UInt8](hex: $0) }) {
+                self = .digest(digest)
+            } else {
+                throw DecodingError.dataCorruptedError(in: c, debugDescription: "expected an unsigned integer or a byte string, found \(value)")
             }
         }
     }

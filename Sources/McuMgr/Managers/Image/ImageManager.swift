@@ -13,8 +13,13 @@ public struct ImageManager: Sendable {
     public init(client: SMPClient) { self.client = client }
 
     /// Reads the slot table: every slot holding a valid image.
-    public func list() async throws -> [ImageSlot] {
-        try await client.request(.read, group: .image, command: Command.state, body: SMPEmptyMessage(), as: ImageStateResponse.self).images
+    ///
+    /// `timeout` and `retries` override the session's for this request (e.g. to poll a rebooting device).
+    public func list(timeout: Duration? = nil, retries: Int? = nil) async throws -> [ImageSlot] {
+        try await client.request(
+            .read, group: .image, command: Command.state, body: SMPEmptyMessage(), as: ImageStateResponse.self,
+            timeout: timeout, retries: retries
+        ).images
     }
 
     /// Marks the image with `hash` (its SHA-256 TLV) to run once at the next boot; returns the new table.

@@ -41,8 +41,9 @@ extension KeyedEncodingContainer {
 }
 
 extension Array where Element == UInt8 {
-    /// Parses hex text (two digits a byte, either case); `nil` for anything else.
-    init?(hex text: String) {
+    /// Parses hex text (two digits a byte, either case, nothing between), such as an image hash
+    /// as `image list` prints it; `nil` for anything else.
+    public init?(hex text: String) {
         let digits = Array(text.utf8)
         guard digits.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []

@@ -100,3 +100,16 @@ func deviceError(_ body: () async throws -> Void, sourceLocation: SourceLocation
     }
     return nil
 }
+
+/// Runs `body` and returns the message of the `SMPError.invalidResponse` it throws; records an issue when it throws anything else or nothing.
+func invalidResponse(_ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async -> String? {
+    do {
+        try await body()
+        Issue.record("expected an invalid response, but the call succeeded", sourceLocation: sourceLocation)
+    } catch SMPError.invalidResponse(let message) {
+        return message
+    } catch {
+        Issue.record("expected an invalid response, got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import McuMgr
+
+/// The chunking options of the commands that upload (`image upload`, `fs upload`, `upgrade`);
+/// what they leave out comes from the device's MCUmgr parameters.
+struct UploadOptions: ParsableArguments {
+    @Option(name: .customLong("pipeline-depth"), help: "Chunks in flight at once (default: the device's buf_count − 1).")
+    var pipelineDepth: Int?
+
+    @Option(name: .customLong("alignment"), help: "Chunk sizes are multiples of this many bytes: 1, 2, 4, 8 or 16.")
+    var alignment = 1
+
+    func validate() throws {
+        if let pipelineDepth, !(1...255).contains(pipelineDepth) { throw ValidationError("--pipeline-depth must be 1 to 255") }
+        guard UploadConfiguration.supportedAlignments.contains(alignment) else { throw ValidationError("--alignment must be 1, 2, 4, 8 or 16") }
+    }
+}
+
+extension GlobalOptions {
+    /// How long the upload engine waits for each chunk's answer: --timeout, else 2 s.
+    var chunkTimeout: Duration { .seconds(timeout ?? 2) }
+
+    /// Uploads `bytes` through `target` with the packet size and pipeline depth the device's
+    /// parameters give (unless `options` name them), showing progress.
+    func upload(_ bytes: [UInt8], to target: some UploadTarget, options: UploadOptions) async throws {
+        let configuration = try await UploadConfiguration.negotiated(
+            with: target.client, pipelineDepth: options.pipelineDepth, byteAlignment: options.alignment, chunkTimeout: chunkTimeout)
+        let display = ProgressDisplay(label: "upload", fd: output.progressDescriptor)
+        defer { display.finish() }
+        _ = try await UploadEngine(target: target, configuration: configuration).upload(bytes) { display.update($0) }
+    }
+}
