@@ -84,7 +84,7 @@ let package = Package(
         .target(
             name: "SMPSimulator",
             dependencies: [
-                "SMP", "CBOR", "McuBoot",
+                "SMP", "CBOR",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -107,7 +107,7 @@ let package = Package(
         .executableTarget(
             name: "mcumgr-sim",
             dependencies: [
-                "SMPSimulator",
+                "SMPSimulator", "SMPUDP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Logging
 import SMPSimulator
-
+import SMPUDP
 
 /// `mcumgr-sim`: a simulated Zephyr device with MCUboot that any SMP client can reach over UDP.
 @main
@@ -15,8 +15,13 @@ struct MCUmgrSim: AsyncParsableCommand {
             request on standard error, and stops on SIGINT or SIGTERM (exit status 0).
             """)
 
-    @Option(name: .customLong("udp"), help: "Address to serve, HOST:PORT or [IPv6]:PORT (repeatable).")
-    var endpoints: [String] = ["127.0.0.1:1337"]
+    @Option(
+        name: .customLong("udp"), help: "Address to serve, HOST:PORT or [IPv6]:PORT (repeatable; default: 127.0.0.1:1337).",
+        transform: { text in
+            guard let endpoint = UDPEndpoint(text) else { throw ValidationError("--udp expects HOST:PORT or [IPv6]:PORT") }
+            return endpoint
+        })
+    var endpoints: [UDPEndpoint] = [UDPEndpoint(host: "127.0.0.1", port: UDPTransport.defaultPort)]
 
     @Option(name: .customLong("buf-count"), help: "SMP buffers (buf_count): requests held at once.")
     var bufferCount = 4
@@ -25,7 +30,7 @@ struct MCUmgrSim: AsyncParsableCommand {
     var bufferSize = 2048
 
     @Option(name: .customLong("overflow"), help: "A request beyond buf-count is 'drop'ped or answered 'nomem' (rc 2).")
-    var overflow: String = "nomem"
+    var overflow: OverflowChoice = .nomem
 
     @Option(name: .customLong("latency"), help: "Milliseconds between handling a request and answering it.")
     var latency: Double = 0
@@ -52,7 +57,7 @@ struct MCUmgrSim: AsyncParsableCommand {
     var delayMilliseconds: Double = 100
 
     @Option(name: .customLong("fault-direction"), help: "Packets the fault percentages apply to: requests, responses or both.")
-    var faultDirection: String = "both"
+    var faultDirection: FaultDirectionChoice = .both
 
     @Option(name: .customLong("seed"), help: "Seed of the fault generator.")
     var seed: UInt64 = 1
@@ -72,8 +77,13 @@ struct MCUmgrSim: AsyncParsableCommand {
     @Option(name: .customLong("slot-size"), help: "Bytes per image slot.")
     var slotSize = 0x80000
 
-    @Option(name: .customLong("image-version"), help: "Version of the running images, e.g. 1.0.0 or 1.0.0+3.")
-    var imageVersion = "1.0.0"
+    @Option(
+        name: .customLong("image-version"), help: "Version of the running images, e.g. 1.0.0 or 1.0.0+3 (default: 1.0.0).",
+        transform: { text in
+            guard let version = ImageVersion(text) else { throw ValidationError("--image-version must look like 1.2.3 or 1.2.3+4") }
+            return version
+        })
+    var imageVersion = ImageVersion(1, 0, 0)
 
     @Option(name: .customLong("image-size"), help: "Payload bytes of the running images.")
     var imageSize = 65_536
@@ -109,16 +119,8 @@ struct MCUmgrSim: AsyncParsableCommand {
     var exitOnEndOfInput = false
 
     func validate() throws {
-        guard !endpoints.isEmpty, endpoints.allSatisfy({ UDPEndpoint($0) != nil }) else {
-            throw ValidationError("--udp expects HOST:PORT or [IPv6]:PORT")
-        }
         guard bufferCount >= 1, bufferSize >= 64 else { throw ValidationError("--buf-count must be ≥ 1 and --buf-size ≥ 64") }
-        guard ["drop", "nomem"].contains(overflow) else { throw ValidationError("--overflow is 'drop' or 'nomem'") }
-        guard ["requests", "responses", "both"].contains(faultDirection) else {
-            throw ValidationError("--fault-direction is 'requests', 'responses' or 'both'")
-        }
         guard (1...8).contains(images) else { throw ValidationError("--images must be 1 to 8") }
-        guard ImageVersion(imageVersion) != nil else { throw ValidationError("--image-version must look like 1.2.3 or 1.2.3+4") }
         for percent in [drop, duplicate, reorder, delay] where !(0...100).contains(percent) {
             throw ValidationError("fault percentages must be between 0 and 100")
         }
@@ -133,14 +135,9 @@ struct MCUmgrSim: AsyncParsableCommand {
         let device = SimulatedDevice(
             configuration: deviceConfiguration(), link: linkConfiguration(), faults: faultConfiguration(),
             logger: Logger(label: "mcumgr-sim"))
-        let version = ImageVersion(imageVersion)!
-        for image in 0..<images {
-            let bytes = MCUbootImageMaker.make(version: version, payloadSize: imageSize, seed: UInt64(image))
-            await device.install(bytes, image: image, slot: 0)
-        }
+        await device.installRunningImages(version: imageVersion, payloadSize: imageSize)
         var servers: [SimulatorUDPServer] = []
-        for text in endpoints {
-            let endpoint = UDPEndpoint(text)!
+        for endpoint in endpoints {
             do {
                 let server = try await SimulatorUDPServer.start(device: device, host: endpoint.host, port: endpoint.port)
                 servers.append(server)
@@ -176,7 +173,7 @@ struct MCUmgrSim: AsyncParsableCommand {
         LinkConfiguration(
             latency: .milliseconds(latency), bandwidth: bandwidth,
             flashWriteTimePerByte: .nanoseconds(flashNanosecondsPerByte),
-            bufferOverflow: overflow == "drop" ? .drop : .answerNoMemory)
+            bufferOverflow: overflow.policy)
     }
 
     private func faultConfiguration() -> FaultConfiguration {
@@ -187,11 +184,31 @@ struct MCUmgrSim: AsyncParsableCommand {
         f.reorderPercent = reorder
         f.delayPercent = delay
         f.delay = .milliseconds(delayMilliseconds)
-        f.directions = faultDirection == "requests" ? .requests : faultDirection == "responses" ? .responses : .both
+        f.directions = faultDirection.directions
         f.resetAtUploadOffset = resetAt
         f.disconnectAtUploadOffset = disconnectAt
         f.reconnectDelay = .milliseconds(reconnectDelay)
         return f
+    }
+}
+
+/// The values of `--overflow`.
+enum OverflowChoice: String, ExpressibleByArgument, CaseIterable {
+    case drop, nomem
+
+    var policy: BufferOverflowPolicy { self == .drop ? .drop : .answerNoMemory }
+}
+
+/// The values of `--fault-direction`.
+enum FaultDirectionChoice: String, ExpressibleByArgument, CaseIterable {
+    case requests, responses, both
+
+    var directions: FaultDirections {
+        switch self {
+        case .requests: return .requests
+        case .responses: return .responses
+        case .both: return .both
+        }
     }
 }
 

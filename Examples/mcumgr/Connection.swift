@@ -4,50 +4,18 @@ import SMP
 import SMPSimulator
 import SMPUDP
 
-/// A UDP address from `127.0.0.1:1337`, `[::1]:1337`, `[127.0.0.1]:1337` (the Go CLI's form),
-/// `::1`, or a bare host (port 1337).
-struct UDPAddress: Sendable, Equatable, CustomStringConvertible {
-    var host: String
-    var port: Int
-
-    init(host: String, port: Int) {
-        self.host = host
-        self.port = port
+extension UDPEndpoint {
+    /// Parses a device's address for a client: as `UDPEndpoint(_:)`, ignoring trailing spaces and refusing port 0.
+    init?(device text: String) {
+        guard let endpoint = UDPEndpoint(text.trimmingTrailingSpaces()), endpoint.port != 0 else { return nil }
+        self = endpoint
     }
-
-    /// Parses the text; nil when the port is not a number in 1–65535, a bracket is unbalanced, or the host is empty.
-    init?(_ text: String) {
-        let text = text.trimmingTrailingSpaces()
-        var host: Substring
-        var port = UDPTransport.defaultPort
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { return nil }
-            host = text[text.index(after: text.startIndex)..<close]
-            let rest = text[text.index(after: close)...]
-            if !rest.isEmpty {
-                guard rest.hasPrefix(":"), let p = Int(rest.dropFirst()) else { return nil }
-                port = p
-            }
-        } else if text.filter({ $0 == ":" }).count == 1, let colon = text.firstIndex(of: ":") {
-            host = text[..<colon]
-            guard let p = Int(text[text.index(after: colon)...]) else { return nil }
-            port = p
-        } else {
-            host = Substring(text)
-        }
-        guard !host.isEmpty, !host.contains(" "), (1...65535).contains(port) else { return nil }
-        self.host = String(host)
-        self.port = port
-    }
-
-    /// `host:port`, with brackets around an IPv6 host.
-    var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }
 
 /// Where the device is.
 enum ConnectionTarget: Sendable, Equatable {
     /// A device (or `mcumgr-sim`) over UDP.
-    case udp(UDPAddress)
+    case udp(UDPEndpoint)
     /// A device over Bluetooth LE, by address or name.
     case ble(String)
     /// The first SMP device a Bluetooth LE scan finds.
@@ -62,7 +30,7 @@ enum ConnectionTarget: Sendable, Equatable {
         switch type.lowercased() {
         case "udp", "oic_udp":
             guard let text = connString else { throw Failure(.usage, "--conntype udp needs --connstring HOST:PORT") }
-            guard let address = UDPAddress(text) else {
+            guard let address = UDPEndpoint(device: text) else {
                 throw Failure(.usage, "'\(text)' is not a UDP address; use HOST:PORT, [HOST]:PORT or [IPv6]:PORT")
             }
             return .udp(address)
@@ -93,7 +61,7 @@ extension GlobalOptions {
     /// The target the options name; the built-in simulator when they name none.
     func target() throws -> ConnectionTarget {
         if let udp {
-            guard let address = UDPAddress(udp) else { throw Failure(.usage, "--udp expects HOST[:PORT] or [IPv6]:PORT") }
+            guard let address = UDPEndpoint(device: udp) else { throw Failure(.usage, "--udp expects HOST[:PORT] or [IPv6]:PORT") }
             return .udp(address)
         }
         if let ble { return .ble(ble) }
@@ -170,10 +138,7 @@ enum BuiltInSimulator {
         var deviceLogger = Logger(label: "mcumgr.sim")
         deviceLogger.logLevel = .warning
         let device = SimulatedDevice(logger: deviceLogger)
-        for image in 0..<device.configuration.imageCount {
-            let bytes = MCUbootImageMaker.make(version: runningVersion, payloadSize: 65_536, seed: UInt64(image))
-            await device.install(bytes, image: image, slot: 0)
-        }
+        await device.installRunningImages(version: runningVersion, payloadSize: 65_536)
         return await device.makeLoopbackTransport(maximumPacketSize: maximumPacketSize)
     }
 }

@@ -22,7 +22,7 @@ extension CBORValue: Codable {
             if n < UInt64(Int64.max) { try c.encode(-1 - Int64(n)) } else { try c.encode(-1 - Double(n)) }
         case .bytes(let b):
             var c = encoder.singleValueContainer()
-            try c.encode(b.map { String(format2: $0) }.joined())
+            try c.encode(hexString(b))
         case .text(let s):
             var c = encoder.singleValueContainer()
             try c.encode(s)
@@ -71,12 +71,5 @@ extension CBORValue: Codable {
         else if let i = try? c.decode(Int64.self) { self = .int(i) }
         else if let d = try? c.decode(Double.self) { self = .float(d) }
         else { self = .text(try c.decode(String.self)) }
-    }
-}
-
-extension String {
-    fileprivate init(format2 byte: UInt8) {
-        let digits = Array("0123456789abcdef")
-        self.init([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
     }
 }

@@ -157,7 +157,7 @@ extension CBORValue: CustomStringConvertible {
         switch self {
         case .unsigned(let n): return String(n)
         case .negative(let n): return n == UInt64.max ? "-18446744073709551616" : "-\(n + 1)"
-        case .bytes(let b): return "h'" + b.map { hexByte($0) }.joined() + "'"
+        case .bytes(let b): return "h'" + hexString(b) + "'"
         case .text(let s): return "\"" + s.replacingOccurrencesOfQuote() + "\""
         case .array(let a): return "[" + a.map(\.description).joined(separator: ", ") + "]"
         case .map(let m): return "{" + m.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
@@ -174,9 +174,16 @@ extension CBORValue: CustomStringConvertible {
     }
 }
 
-private func hexByte(_ byte: UInt8) -> String {
-    let digits: [Character] = Array("0123456789abcdef")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
+/// Lowercase hex digits of `bytes`, two per byte.
+func hexString(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count * 2)
+    for byte in bytes {
+        out.append(digits[Int(byte >> 4)])
+        out.append(digits[Int(byte & 0x0f)])
+    }
+    return String(decoding: out, as: UTF8.self)
 }
 
 extension String {

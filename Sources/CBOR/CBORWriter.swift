@@ -32,6 +32,7 @@ public struct CBORWriter: Sendable {
         case .negative(let n):
             head(&out) { cbor_encode_negint(n, $0, $1) }
         case .bytes(let b):
+            out.reserveCapacity(out.count + b.count + 9)
             appendBytesHead(count: b.count, to: &out)
             out.append(contentsOf: b)
         case .text(let s):
@@ -68,7 +69,7 @@ public struct CBORWriter: Sendable {
     }
 
     /// Appends the head of a byte string of `count` bytes (the bytes themselves follow it).
-    public func appendBytesHead(count: Int, to out: inout [UInt8]) {
+    private func appendBytesHead(count: Int, to out: inout [UInt8]) {
         head(&out) { cbor_encode_bytestring_start(count, $0, $1) }
     }
 

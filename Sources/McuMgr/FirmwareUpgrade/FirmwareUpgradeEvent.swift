@@ -14,7 +14,7 @@ public enum FirmwareUpgradeEvent: Sendable {
 public struct FirmwareUpgradeReport: Sendable {
     /// Images whose data was sent (others were already on the device).
     public var uploadedImages: [Int]
-    /// Bytes the device acknowledged during this run.
+    /// Bytes of the images uploaded during this run (the whole image, even where the device resumed a partial upload).
     public var bytesUploaded: Int
     /// Time spent uploading.
     public var uploadDuration: Duration

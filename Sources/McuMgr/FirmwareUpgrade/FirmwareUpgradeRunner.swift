@@ -58,8 +58,12 @@ struct FirmwareUpgradeRunner: Sendable {
 
         if configuration.requestsBootloaderInfo {
             try enter(.bootloaderInfo, &state)
-            if let info = try await optional({ try await defaultManager.bootloaderInfo() }) {
+            // Informational only: any answer the device gives, error or not, lets the upgrade go on.
+            do {
+                let info = try await defaultManager.bootloaderInfo()
                 logger.debug("bootloader \(info.name ?? "unknown"), mode \(info.mode.map(String.init) ?? "unknown")")
+            } catch SMPError.device(let error) {
+                logger.debug("no bootloader info: \(error)")
             }
         }
 
@@ -76,7 +80,7 @@ struct FirmwareUpgradeRunner: Sendable {
         while true {
             let plan = FirmwareUpgradePlan(images: images, slots: slots, mode: configuration.mode)
             if resetRequested {
-                try checkAfterReset(plan: plan, slots: slots, state: state)
+                try checkAfterReset(slots: slots, state: state)
             }
             if plan.isDone { break }
 
@@ -130,12 +134,12 @@ struct FirmwareUpgradeRunner: Sendable {
         images.first { $0.index == index }!.image.hash
     }
 
-    /// Runs `body`, turning "not supported" answers into `nil`.
+    /// Runs `body`, turning a device's "not supported" answer into `nil`; other errors are thrown.
     private func optional<T>(_ body: () async throws -> T) async throws -> T? {
         do {
             return try await body()
-        } catch SMPError.device(let error) {
-            logger.debug("device does not answer this: \(error)")
+        } catch SMPError.device(.status(.notSupported, _)) {
+            logger.debug("the device does not support this command")
             return nil
         }
     }
@@ -207,10 +211,7 @@ struct FirmwareUpgradeRunner: Sendable {
             try Task.checkCancellation()
             do {
                 try? await client.transport.connect()
-                let slots = try await client.request(
-                    .read, group: .image, command: 0, body: SMPEmptyMessage(), as: ImageStateResponse.self,
-                    timeout: .seconds(1), retries: 0
-                ).images
+                let slots = try await imageManager.list(timeout: .seconds(1), retries: 0)
                 // A reboot always changes the table (a swap, or a cleared pending flag); an
                 // unchanged one means the device has not rebooted yet.
                 if slots != previous { return slots }
@@ -230,7 +231,7 @@ struct FirmwareUpgradeRunner: Sendable {
         }
     }
 
-    private func checkAfterReset(plan: FirmwareUpgradePlan, slots: [ImageSlot], state: FirmwareUpgradeState) throws {
+    private func checkAfterReset(slots: [ImageSlot], state: FirmwareUpgradeState) throws {
         guard configuration.mode != .uploadOnly else { return }
         // Confirm every image or none: all must run before any is confirmed.
         for image in images {

@@ -27,15 +27,9 @@ public struct FileUploadTarget: UploadTarget {
 
     /// The answer's `off`; a device that is elsewhere names the offset it expects in `len`, next to the error.
     public func acknowledgement(from response: CBORValue) throws -> UploadAcknowledgement {
-        if let error = SMPDeviceError(response: response) {
-            if case .fs(.fileOffsetNotValid) = error, let expected = response["len"]?.intValue {
-                return UploadAcknowledgement(nextOffset: expected)
-            }
-            throw SMPError.device(error)
+        if case .fs(.fileOffsetNotValid)? = SMPDeviceError(response: response), let expected = response["len"]?.intValue {
+            return UploadAcknowledgement(nextOffset: expected)
         }
-        guard let next = response["off"]?.intValue else {
-            throw SMPError.invalidResponse("file upload answer has no \"off\": \(response)")
-        }
-        return UploadAcknowledgement(nextOffset: next)
+        return try UploadAcknowledgement(response: response, upload: "file upload")
     }
 }

@@ -34,10 +34,6 @@ public struct ImageUploadTarget: UploadTarget {
 
     /// The answer's `off`, and `match` on the last chunk.
     public func acknowledgement(from response: CBORValue) throws -> UploadAcknowledgement {
-        if let error = SMPDeviceError(response: response) { throw SMPError.device(error) }
-        guard let next = response["off"]?.intValue else {
-            throw SMPError.invalidResponse("image upload answer has no \"off\": \(response)")
-        }
-        return UploadAcknowledgement(nextOffset: next, match: response["match"]?.boolValue)
+        try UploadAcknowledgement(response: response, upload: "image upload")
     }
 }

@@ -50,9 +50,7 @@ public struct UploadEngine: Sendable {
     public func upload(
         _ data: [UInt8], progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }
     ) async throws(UploadError) -> UploadAcknowledgement {
-        try validate(totalLength: data.count)
-        let maxChunk = try maximumChunkLength(totalLength: data.count, isFirst: false)
-        let maxFirst = try maximumChunkLength(totalLength: data.count, isFirst: true)
+        let (maxFirst, maxChunk) = try validate(totalLength: data.count)
         let window = configuration.pipelineDepth
         let currentWindow = await target.client.configuration.maximumInFlight
         if currentWindow < window { await target.client.setMaximumInFlight(window) }
@@ -71,7 +69,8 @@ public struct UploadEngine: Sendable {
         }
     }
 
-    private func validate(totalLength: Int) throws(UploadError) {
+    /// Checks the configuration and returns the largest first and later chunk lengths.
+    private func validate(totalLength: Int) throws(UploadError) -> (first: Int, later: Int) {
         guard configuration.pipelineDepth >= 1, configuration.pipelineDepth <= 255 else {
             throw .invalidConfiguration("pipeline depth must be 1 to 255, not \(configuration.pipelineDepth)")
         }
@@ -80,9 +79,11 @@ public struct UploadEngine: Sendable {
         }
         guard totalLength > 0 else { throw .invalidConfiguration("nothing to upload: the data is empty") }
         let first = try maximumChunkLength(totalLength: totalLength, isFirst: true)
-        guard first >= min(32, totalLength), try maximumChunkLength(totalLength: totalLength, isFirst: false) > 0 else {
+        let later = try maximumChunkLength(totalLength: totalLength, isFirst: false)
+        guard first >= min(32, totalLength), later > 0 else {
             throw .invalidConfiguration("packet size \(configuration.packetSize) leaves no room for chunk data")
         }
+        return (first, later)
     }
 }
 
@@ -122,19 +123,6 @@ private struct UploadRun {
     var nextID = 0
     var inFlight: [Int: (chunk: Chunk, task: Task<Void, Never>)] = [:]
     var finalMatch: Bool?
-
-    init(
-        engine: UploadEngine, data: [UInt8], maximumChunk: Int, maximumFirstChunk: Int, window: Int,
-        meter: UploadProgressMeter, progress: @escaping @Sendable (UploadProgress) -> Void
-    ) {
-        self.engine = engine
-        self.data = data
-        self.maximumChunk = maximumChunk
-        self.maximumFirstChunk = maximumFirstChunk
-        self.window = window
-        self.meter = meter
-        self.progress = progress
-    }
 
     var total: Int { data.count }
     var configuration: UploadConfiguration { engine.configuration }
@@ -257,7 +245,7 @@ private struct UploadRun {
                 return
             }
             needsFirstChunk = false
-            if offset > 0 && offset != chunk.length {
+            if offset != chunk.length {
                 logger.info("device resumes the upload at offset \(offset)")
             }
             advance(to: offset, resetting: true)
@@ -273,21 +261,17 @@ private struct UploadRun {
             restart(from: 0)
             return
         }
-        if offset >= chunk.offset + chunk.length {
-            advance(to: offset, resetting: false)
-            if next < offset { restart(from: offset) }
-            if offset == total, ack.match != nil { finalMatch = ack.match }
-            return
-        }
-        // The device expects `offset`, before this chunk's end: something before it was lost.
-        if chunk.epoch == epoch {
+        if offset < chunk.offset + chunk.length && chunk.epoch == epoch {
+            // The device expects `offset`, before this chunk's end: something before it was lost.
             logger.debug("device expects offset \(offset), not \(chunk.offset + chunk.length): resending from there")
             advance(to: offset, resetting: true)
             restart(from: offset)
-        } else if offset > acknowledged {
-            advance(to: offset, resetting: false)
-            if next < offset { restart(from: offset) }
+            return
         }
+        // This chunk got through, or a late answer says how far the device is: take any progress.
+        advance(to: offset, resetting: false)
+        if next < offset { restart(from: offset) }
+        if offset == total, ack.match != nil { finalMatch = ack.match }
     }
 
     mutating func advance(to offset: Int, resetting: Bool) {

@@ -26,9 +26,11 @@ public struct UploadProgress: Sendable, Hashable {
 /// Turns acknowledged offsets into throughput figures.
 struct UploadProgressMeter {
     let total: Int
-    let start = ContinuousClock.now
-    private var samples: [(time: ContinuousClock.Instant, bytes: Int)] = []
+    private let start = ContinuousClock.now
+    /// The first offset recorded: bytes the device already held (a resumed upload) do not count as sent now.
     private var startBytes: Int?
+    /// Recent (time, offset) samples, about the last second.
+    private var samples: [(time: ContinuousClock.Instant, bytes: Int)] = []
 
     init(total: Int) {
         self.total = total
@@ -36,16 +38,20 @@ struct UploadProgressMeter {
 
     mutating func record(_ bytes: Int) -> UploadProgress {
         let now = ContinuousClock.now
-        if startBytes == nil { startBytes = bytes }
+        let base = startBytes ?? bytes
+        startBytes = base
         samples.append((now, bytes))
-        while samples.count > 2, let first = samples.first, now - first.time > .seconds(1) {
+        while samples.count > 2, now - samples[0].time > .seconds(1) {
             samples.removeFirst()
         }
-        let window = samples.first.map { seconds(now - $0.time) } ?? 0
-        let current = window > 0 ? Double(bytes - samples.first!.bytes) / window : 0
+        let oldest = samples[0]
+        let window = seconds(now - oldest.time)
         let elapsed = seconds(now - start)
-        let average = elapsed > 0 ? Double(bytes - (startBytes ?? 0)) / elapsed : 0
-        return UploadProgress(bytesSent: bytes, totalBytes: total, currentBytesPerSecond: max(current, 0), averageBytesPerSecond: max(average, 0))
+        return UploadProgress(
+            bytesSent: bytes, totalBytes: total,
+            currentBytesPerSecond: window > 0 ? max(0, Double(bytes - oldest.bytes) / window) : 0,
+            averageBytesPerSecond: elapsed > 0 ? max(0, Double(bytes - base) / elapsed) : 0
+        )
     }
 
     private func seconds(_ d: Duration) -> Double {

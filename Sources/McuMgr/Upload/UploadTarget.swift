@@ -59,6 +59,18 @@ public struct UploadAcknowledgement: Sendable, Hashable {
     }
 }
 
+extension UploadAcknowledgement {
+    /// Reads `off`, and `match` when present, from a chunk's answer; a device error in it is thrown
+    /// as `SMPError.device`, a missing `off` as `SMPError.invalidResponse` naming `upload`.
+    public init(response: CBORValue, upload: String) throws {
+        if let error = SMPDeviceError(response: response) { throw SMPError.device(error) }
+        guard let next = response["off"]?.intValue else {
+            throw SMPError.invalidResponse("\(upload) answer has no \"off\": \(response)")
+        }
+        self.init(nextOffset: next, match: response["match"]?.boolValue)
+    }
+}
+
 /// Length in bytes of the CBOR head of a byte string of `count` bytes.
 func cborByteStringHeadLength(_ count: Int) -> Int {
     switch count {

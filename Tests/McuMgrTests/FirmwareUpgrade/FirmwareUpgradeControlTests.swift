@@ -123,23 +123,25 @@ struct FirmwareUpgradeControlTests {
         let good = try UpgradeFixtures.image()
         var flipped = good.bytes
         flipped[0x300] ^= 0x01
-        let cases: [(String, [UInt8])] = [
-            ("not an image", Array("this is a text file, not firmware".utf8)),
-            ("truncated", Array(good.bytes.prefix(good.bytes.count / 2))),
-            ("flipped byte", flipped),
+        // Each case names the McuBoot error it must be refused with.
+        let cases: [(String, [UInt8], (McuBootError) -> Bool)] = [
+            ("not an image", Array("this is a text file, not firmware".utf8), { if case .badMagic = $0 { true } else { false } }),
+            ("truncated", Array(good.bytes.prefix(good.bytes.count / 2)), { if case .imageSizePastEnd = $0 { true } else { false } }),
+            ("flipped byte", flipped, { if case .hashMismatch = $0 { true } else { false } }),
         ]
-        for (name, bytes) in cases {
+        for (name, bytes, expected) in cases {
             do {
                 let image = try FirmwareUpgradeImage(bytes: bytes)
                 _ = try FirmwareUpgradeManager(client: client).start(images: [image], configuration: UpgradeFixtures.configuration())
                 Issue.record("\(name): accepted")
             } catch let error as McuBootError {
-                #expect(!error.description.isEmpty, "\(name)")
+                #expect(expected(error), "\(name): \(error)")
             } catch let error as FirmwareUpgradeError {
-                guard case .invalidImage = error.reason else {
+                guard case .invalidImage(_, let cause) = error.reason else {
                     Issue.record("\(name): unexpected \(error)")
                     continue
                 }
+                #expect(expected(cause), "\(name): \(cause)")
                 #expect(error.state == .none)
             }
         }
