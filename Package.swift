@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "McuBoot", targets: ["McuBoot"]),
         .library(name: "McuMgr", targets: ["McuMgr"]),
         .library(name: "SMPSimulator", targets: ["SMPSimulator"]),
+        .library(name: "SMPTestSupport", targets: ["SMPTestSupport"]),
         .executable(name: "mcumgr", targets: ["mcumgr"]),
         .executable(name: "mcumgr-sim", targets: ["mcumgr-sim"]),
     ],
@@ -49,6 +50,10 @@ let package = Package(
             dependencies: ["CBOR", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+
+        // In-memory parts for tests and the in-process simulator: loopback transport, virtual
+        // time (a serial executor and a clock that advances when it is idle), seeded randomness.
+        .target(name: "SMPTestSupport", dependencies: ["SMP"], swiftSettings: strict),
 
         // UDP transport on SwiftNIO.
         .target(
@@ -84,7 +89,7 @@ let package = Package(
         .target(
             name: "SMPSimulator",
             dependencies: [
-                "SMP", "CBOR",
+                "SMP", "CBOR", "SMPTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -97,7 +102,7 @@ let package = Package(
         .executableTarget(
             name: "mcumgr",
             dependencies: [
-                "McuMgr", "SMPUDP", "SMPSimulator", "McuBoot",
+                "McuMgr", "SMPUDP", "SMPSimulator", "SMPTestSupport", "McuBoot",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -117,22 +122,22 @@ let package = Package(
 
         // Tests.
         .testTarget(name: "CBORTests", dependencies: ["CBOR"], exclude: ["Fixtures"], swiftSettings: strict),
-        .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR"], swiftSettings: strict),
+        .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR", "SMPTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "McuBootTests",
-            dependencies: ["McuBoot", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["McuBoot", "SMPTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "SMPSimulatorTests",
-            dependencies: ["SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot"],
+            dependencies: ["SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "SMPTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "McuMgrTests",
             dependencies: [
-                "McuMgr", "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot",
+                "McuMgr", "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "SMPTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict

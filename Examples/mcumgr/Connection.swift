@@ -1,3 +1,4 @@
+import SMPTestSupport
 import Logging
 import McuMgr
 import SMP

@@ -1,3 +1,4 @@
+import SMPTestSupport
 import Logging
 
 /// A simulated Zephyr device with MCUboot that answers SMP like the real thing: every management

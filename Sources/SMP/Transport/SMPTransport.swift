@@ -1,18 +1,39 @@
-/// Something that moves whole SMP packets to and from one device.
+/// Something that moves whole SMP packets to and from one device: a UDP socket, a GATT
+/// characteristic, a serial line, an in-memory link.
 ///
-/// A transport delivers what it receives, and changes of its link, as `events`; exactly one
-/// consumer (the `SMPClient` using it) iterates them.
+/// The contract every transport keeps, datagram or stream alike:
+/// - `send` is serialised and atomic: the bytes of one SMP packet reach the link together and are
+///   never interleaved with another packet's, even when several tasks send at once (the session
+///   resends from timers while an upload sends new chunks). A stream transport that splits a
+///   packet into link units (BLE writes, serial frames) finishes one packet's units before the next.
+/// - What arrives is delivered as whole SMP packets in `events`, in arrival order; a stream
+///   transport reassembles them (``SMPPacketAssembler``) before delivering.
+/// - `maximumPacketSize` is what one SMP packet may be on this transport (the datagram, or the
+///   device's reassembly buffer when the link fragments); `linkUnit` is the link's own unit (UDP
+///   datagram, ATT MTU − 3, serial frame payload). They are equal where the link does not fragment.
+///   Both may change when the link comes back (a new ATT MTU); the session reads them again then.
+/// - Exactly one consumer (the `SMPClient` using the transport) iterates `events`.
 public protocol SMPTransport: Sendable {
-    /// The largest SMP packet (header + payload) the transport carries in one unit.
+    /// The largest SMP packet (header + payload) the transport sends now.
     var maximumPacketSize: Int { get async }
+    /// The link's own unit in bytes (UDP datagram, ATT MTU − 3, serial frame payload); a packet
+    /// larger than this travels in several units.
+    var linkUnit: Int { get async }
     /// Received packets and link changes, in arrival order, for the transport's whole life.
     var events: AsyncStream<SMPTransportEvent> { get }
     /// Brings the link up; does nothing when it is up. Called again after a disconnect to reconnect.
     func connect() async throws(SMPTransportError)
-    /// Sends one whole SMP packet.
+    /// Sends one whole SMP packet, atomically with respect to other sends.
     func send(_ packet: [UInt8]) async throws(SMPTransportError)
     /// Takes the link down for good and finishes `events`.
     func close() async
+}
+
+extension SMPTransport {
+    /// A link that does not fragment: its unit is the packet.
+    public var linkUnit: Int {
+        get async { await maximumPacketSize }
+    }
 }
 
 /// What a transport reports.
@@ -21,7 +42,7 @@ public enum SMPTransportEvent: Sendable, Equatable {
     case received([UInt8])
     /// The link went down; requests in flight will not be answered.
     case disconnected(reason: String)
-    /// The link came (back) up.
+    /// The link came (back) up; its packet sizes may have changed.
     case connected
 }
 

@@ -1,3 +1,4 @@
+import SMPTestSupport
 import Crypto
 
 /// Makes unsigned MCUboot images for the simulated device: a header, a payload of seeded

@@ -1,3 +1,4 @@
+import SMPTestSupport
 import McuBoot
 import McuMgr
 import SMP

@@ -1,3 +1,4 @@
+import SMPTestSupport
 import CBOR
 import SMP
 import Testing

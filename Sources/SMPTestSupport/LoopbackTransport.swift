@@ -1,10 +1,11 @@
+import SMP
 import Synchronization
 
 /// An in-memory transport: what the client sends arrives at a `LoopbackDevice` end, and what
 /// that end sends back arrives as the client's events. For tests and the in-process simulator.
 public final class LoopbackTransport: SMPTransport {
-    /// The largest packet the loopback carries.
-    public let maximumPacketSize: Int
+    /// The largest packet the loopback carries now (the device end may change it, as a new MTU would).
+    public var maximumPacketSize: Int { link.state.withLock { $0.maximumPacketSize } }
     /// Received packets and link changes.
     public let events: AsyncStream<SMPTransportEvent>
     /// The device end of this loopback.
@@ -15,8 +16,7 @@ public final class LoopbackTransport: SMPTransport {
     public init(maximumPacketSize: Int = 2048) {
         let (events, eventSink) = AsyncStream.makeStream(of: SMPTransportEvent.self)
         let (requests, requestSink) = AsyncStream.makeStream(of: [UInt8].self)
-        let link = LoopbackLink(eventSink: eventSink, requestSink: requestSink)
-        self.maximumPacketSize = maximumPacketSize
+        let link = LoopbackLink(eventSink: eventSink, requestSink: requestSink, maximumPacketSize: maximumPacketSize)
         self.events = events
         self.link = link
         self.device = LoopbackDevice(requests: requests, link: link)
@@ -29,9 +29,6 @@ public final class LoopbackTransport: SMPTransport {
 
     /// Hands the packet to the device end.
     public func send(_ packet: [UInt8]) async throws(SMPTransportError) {
-        guard packet.count <= maximumPacketSize else {
-            throw .packetTooLarge(size: packet.count, limit: maximumPacketSize)
-        }
         try link.deliverRequest(packet)
     }
 
@@ -70,6 +67,13 @@ public final class LoopbackDevice: Sendable {
 
     /// Whether the link is up.
     public var isConnected: Bool { link.state.withLock { $0.connected } }
+
+    /// The largest packet the link carries; change it while the link is down to model a link
+    /// that comes back with another MTU.
+    public var maximumPacketSize: Int {
+        get { link.state.withLock { $0.maximumPacketSize } }
+        set { link.state.withLock { $0.maximumPacketSize = newValue } }
+    }
 }
 
 /// State shared by both ends.
@@ -78,15 +82,17 @@ private final class LoopbackLink: Sendable {
         var connected = true
         var accepts = true
         var closed = false
+        var maximumPacketSize: Int
     }
 
-    let state = Mutex(State())
+    let state: Mutex<State>
     let eventSink: AsyncStream<SMPTransportEvent>.Continuation
     let requestSink: AsyncStream<[UInt8]>.Continuation
 
-    init(eventSink: AsyncStream<SMPTransportEvent>.Continuation, requestSink: AsyncStream<[UInt8]>.Continuation) {
+    init(eventSink: AsyncStream<SMPTransportEvent>.Continuation, requestSink: AsyncStream<[UInt8]>.Continuation, maximumPacketSize: Int) {
         self.eventSink = eventSink
         self.requestSink = requestSink
+        self.state = Mutex(State(maximumPacketSize: maximumPacketSize))
     }
 
     func connect() throws(SMPTransportError) {
@@ -104,6 +110,9 @@ private final class LoopbackLink: Sendable {
         let result: Result<Void, SMPTransportError> = state.withLock { s in
             if s.closed { return .failure(.closed) }
             if !s.connected { return .failure(.notConnected) }
+            guard packet.count <= s.maximumPacketSize else {
+                return .failure(.packetTooLarge(size: packet.count, limit: s.maximumPacketSize))
+            }
             requestSink.yield(packet)
             return .success(())
         }

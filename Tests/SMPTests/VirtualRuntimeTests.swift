@@ -1,0 +1,80 @@
+import SMP
+import SMPTestSupport
+import Testing
+
+@Suite("Virtual runtime")
+struct VirtualRuntimeTests {
+    @Test("sleepers wake in deadline order, and virtual time ends at the last deadline")
+    func deadlineOrder() async throws {
+        let runtime = VirtualRuntime()
+        let order = try await runtime.run { clock -> [Int] in
+            let log = WakeLog()
+            let tasks = [30, 10, 3600, 20].map { seconds in
+                clock.task {
+                    try? await clock.sleep(for: .seconds(seconds))
+                    await log.append(seconds)
+                }
+            }
+            for task in tasks { await task.value }
+            return await log.entries
+        }
+        #expect(order == [10, 20, 30, 3600])
+        #expect(runtime.elapsed == .seconds(3600))
+    }
+
+    @Test("time does not move while work is runnable")
+    func timeWaitsForWork() async throws {
+        let runtime = VirtualRuntime()
+        let seen = try await runtime.run { clock -> Duration in
+            let sleeper = clock.task { try? await clock.sleep(for: .milliseconds(1)) }
+            // Plenty of runnable work before the sleeper is due: it all runs at virtual time zero.
+            var total = 0
+            for i in 0..<10_000 {
+                total &+= i
+                await Task.yield()
+            }
+            let now = clock.now.offset
+            await sleeper.value
+            return total > 0 ? now : .seconds(-1)
+        }
+        #expect(seen == .zero)
+    }
+
+    @Test("a cancelled sleeper wakes with CancellationError and time does not jump to its deadline")
+    func cancellation() async throws {
+        let runtime = VirtualRuntime()
+        let (cancelled, now) = try await runtime.run { clock -> (Bool, Duration) in
+            let long = clock.throwingTask { try await clock.sleep(for: .seconds(1000)) }
+            try await clock.sleep(for: .seconds(1))
+            long.cancel()
+            let result = await long.result
+            let wasCancelled: Bool
+            if case .failure(let error) = result { wasCancelled = error is CancellationError } else { wasCancelled = false }
+            return (wasCancelled, clock.now.offset)
+        }
+        #expect(cancelled)
+        #expect(now == .seconds(1))
+    }
+
+    @Test("manual advance wakes only the sleepers due")
+    func manualAdvance() async throws {
+        let clock = VirtualClock()
+        let log = WakeLog()
+        let task = Task {
+            try await clock.sleep(until: SMPInstant(offset: .seconds(5)))
+            await log.append(5)
+        }
+        while clock.sleeperCount == 0 { await Task.yield() }
+        clock.advance(by: .seconds(4))
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: .seconds(1))
+        try await task.value
+        #expect(await log.entries == [5])
+        #expect(clock.now.offset == .seconds(5))
+    }
+}
+
+private actor WakeLog {
+    var entries: [Int] = []
+    func append(_ value: Int) { entries.append(value) }
+}
