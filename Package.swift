@@ -55,6 +55,9 @@ let package = Package(
         // time (a serial executor and a clock that advances when it is idle), seeded randomness.
         .target(name: "SMPTestSupport", dependencies: ["SMP"], swiftSettings: strict),
 
+        // ATT and GATT client over an ATT bearer (knows nothing of SMP).
+        .target(name: "GATT", swiftSettings: strict),
+
         // UDP transport on SwiftNIO.
         .target(
             name: "SMPUDP",
