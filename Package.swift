@@ -54,6 +54,8 @@ let package = Package(
         // In-memory parts for tests and the in-process simulator: loopback transport, virtual
         // time (a serial executor and a clock that advances when it is idle), seeded randomness.
         .target(name: "SMPTestSupport", dependencies: ["SMP"], swiftSettings: strict),
+        // Swift Testing traits over SMPTestSupport (test targets only: it links Testing).
+        .target(name: "SMPTestTraits", dependencies: ["SMPTestSupport"], swiftSettings: strict),
 
         // ATT and GATT client over an ATT bearer (knows nothing of SMP).
         .target(name: "GATT", swiftSettings: strict),
@@ -134,13 +136,13 @@ let package = Package(
         ),
         .testTarget(
             name: "SMPSimulatorTests",
-            dependencies: ["SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "SMPTestSupport"],
+            dependencies: ["SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "SMPTestSupport", "SMPTestTraits"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "McuMgrTests",
             dependencies: [
-                "McuMgr", "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "SMPTestSupport",
+                "McuMgr", "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "SMPTestSupport", "SMPTestTraits",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict

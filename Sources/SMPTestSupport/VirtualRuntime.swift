@@ -32,14 +32,23 @@ public final class VirtualRuntime: TaskExecutor, @unchecked Sendable {
     /// Makes a runtime; its thread starts with the first ``run(_:)``.
     public init() {}
 
+    /// The runtime the current task runs under, if any (set by ``run(_:)``); test fixtures take
+    /// their clock from it.
+    @TaskLocal public static var current: VirtualRuntime?
+
+    /// The clock of the runtime the current task runs under, else wall-clock time.
+    public static var currentClock: SMPClock { current?.clock ?? .continuous }
+
     /// Runs `body` with every task it starts (through ``clock``) on this runtime's executor, and
     /// returns its result. Virtual time starts at zero.
-    public func run<T: Sendable>(_ body: sending @escaping (SMPClock) async throws -> T) async throws -> T {
+    public func run<T>(_ body: (SMPClock) async throws -> T) async throws -> T {
         startThread()
         let clock = self.clock
         defer { finish() }
-        return try await withTaskExecutorPreference(self) {
-            try await body(clock)
+        return try await Self.$current.withValue(self) {
+            try await withTaskExecutorPreference(self) {
+                try await body(clock)
+            }
         }
     }
 

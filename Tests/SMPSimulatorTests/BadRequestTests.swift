@@ -1,10 +1,12 @@
 import CBOR
 import SMP
 import SMPSimulator
+import SMPTestSupport
+import SMPTestTraits
 import Testing
 
 /// Requests a device must refuse with the reference's answer, and keep serving afterwards.
-@Suite("Bad requests")
+@Suite("Bad requests", .virtualTime)
 struct BadRequestTests {
     let echo = bytes("0a 00 00 09 00 00 42 00 a1 61 64 65 68 65 6c 6c 6f")
 

@@ -1,10 +1,12 @@
 import CBOR
 import SMP
 import SMPSimulator
+import SMPTestSupport
+import SMPTestTraits
 import Testing
 
 /// The "default Zephyr build" encoding: indefinite-length maps and arrays.
-@Suite("Indefinite-length responses")
+@Suite("Indefinite-length responses", .virtualTime)
 struct IndefiniteLengthTests {
     @Test("every response map is framed 0xbf … 0xff, and our client decodes it")
     func indefiniteMaps() async throws {

@@ -1,10 +1,12 @@
 import CBOR
 import SMP
 import SMPSimulator
+import SMPTestSupport
+import SMPTestTraits
 import Testing
 
 /// The link model: buffers, overflow, faults, and what the device lets tests observe.
-@Suite("Link model")
+@Suite("Link model", .virtualTime)
 struct LinkModelTests {
     func echo(_ sequence: UInt8) -> [UInt8] {
         packet(op: 2, group: 0, sequence: sequence, command: 0, payload: CBORWriter().encode(.textMap(["d": .text("x")])))
@@ -78,7 +80,7 @@ struct LinkModelTests {
                 let received = await l.device.packetsReceived
                 let busy = await l.device.requestsInFlight
                 if received >= 20 && busy == 0 { break }
-                try await Task.sleep(for: .milliseconds(5))
+                try await VirtualRuntime.currentClock.sleep(for: .milliseconds(5))
             }
             let answered = await l.inbox.take(20, window: .milliseconds(500)).map { $0[6] }
             await l.close()

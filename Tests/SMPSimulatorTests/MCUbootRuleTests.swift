@@ -2,10 +2,12 @@ import CBOR
 import McuBoot
 import SMP
 import SMPSimulator
+import SMPTestSupport
+import SMPTestTraits
 import Testing
 
 /// The MCUboot slot semantics of smp-reference §6.4/§6.5, through the image group.
-@Suite("MCUboot rules")
+@Suite("MCUboot rules", .virtualTime)
 struct MCUbootRuleTests {
     let newImage = MCUbootImageMaker.make(version: ImageVersion(2, 0, 0), payloadSize: 20_000, seed: 7)
     var newHash: [UInt8] { SlotImageHash.of(newImage) }

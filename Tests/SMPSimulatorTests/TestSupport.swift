@@ -14,7 +14,9 @@ extension DeviceSession {
     /// Sends a request and returns the response map (throws `SMPError.device` on an error answer).
     @discardableResult
     func request(_ op: SMPOperation, _ group: SMPGroup, _ command: UInt8, _ payload: CBORValue = .map([])) async throws -> CBORValue {
-        try await client.request(op, group: group, command: command, payload: payload)
+        // Resent on timeouts except reset and erase, as the managers' request types say.
+        let resend = !(group == .os && command == 5) && !(group == .image && command == 5)
+        return try await client.request(op, group: group, command: command, payload: payload, retryPolicy: resend ? .resend : .doNotResend)
     }
 
     /// The device error a request is answered with, or nil on success.
@@ -59,7 +61,7 @@ extension DeviceSession {
     func resetAndWait() async throws {
         let before = await device.bootCount
         try await request(.write, .os, 5)
-        while await device.bootCount == before { try await Task.sleep(for: .milliseconds(5)) }
+        while await device.bootCount == before { try await device.clock.sleep(for: .milliseconds(5)) }
         await device.waitUntilOnline()
     }
 }
@@ -87,12 +89,14 @@ struct Fixture: DeviceSession {
         faults: FaultConfiguration = FaultConfiguration(), timeout: Duration = .seconds(3), retries: Int = 0,
         maximumInFlight: Int = 1, version: SMPVersion = .v2
     ) async -> Fixture {
-        let device = SimulatedDevice(configuration: configuration, link: link, faults: faults)
+        let clock = VirtualRuntime.currentClock
+        let device = SimulatedDevice(configuration: configuration, link: link, faults: faults, clock: clock)
         let running = await device.installTestImages()
         let transport = await device.makeLoopbackTransport()
         let client = SMPClient(
             transport: transport,
-            configuration: SMPClient.Configuration(version: version, timeout: timeout, retries: retries, maximumInFlight: maximumInFlight))
+            configuration: SMPClient.Configuration(version: version, timeout: timeout, retries: retries, maximumInFlight: maximumInFlight),
+            clock: clock)
         return Fixture(device: device, transport: transport, client: client, runningImages: running)
     }
 
@@ -128,10 +132,11 @@ struct RawLink {
     let inbox: PacketInbox
 
     static func make(configuration: DeviceConfiguration = .testing, link: LinkConfiguration = LinkConfiguration()) async -> RawLink {
-        let device = SimulatedDevice(configuration: configuration, link: link)
+        let clock = VirtualRuntime.currentClock
+        let device = SimulatedDevice(configuration: configuration, link: link, clock: clock)
         await device.installTestImages()
         let transport = await device.makeLoopbackTransport(maximumPacketSize: 65_535)
-        return RawLink(device: device, transport: transport, inbox: PacketInbox(transport.events))
+        return RawLink(device: device, transport: transport, inbox: PacketInbox(transport.events, clock: clock))
     }
 
     /// Sends the bytes and returns the responses that arrive within `window` (stops early at `expecting`).
@@ -149,9 +154,11 @@ struct RawLink {
 /// Collects the packets a transport receives, for tests to take.
 actor PacketInbox {
     private var packets: [[UInt8]] = []
+    private let clock: SMPClock
 
-    init(_ events: AsyncStream<SMPTransportEvent>) {
-        Task {
+    init(_ events: AsyncStream<SMPTransportEvent>, clock: SMPClock) {
+        self.clock = clock
+        clock.task {
             for await event in events {
                 if case .received(let packet) = event { await self.append(packet) }
             }
@@ -162,9 +169,9 @@ actor PacketInbox {
 
     /// Up to `count` packets, waiting at most `window` for them.
     func take(_ count: Int, window: Duration) async -> [[UInt8]] {
-        let deadline = ContinuousClock.now + window
-        while packets.count < count && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
+        let deadline = clock.now + window
+        while packets.count < count && clock.now < deadline {
+            try? await clock.sleep(for: .milliseconds(5))
         }
         let taken = Array(packets.prefix(count))
         packets.removeFirst(taken.count)

@@ -1,10 +1,12 @@
 import CBOR
 import SMP
 import SMPSimulator
+import SMPTestSupport
+import SMPTestTraits
 import Testing
 
 /// Image upload as `img_mgmt_upload()` answers it (smp-reference §3.2).
-@Suite("Image upload")
+@Suite("Image upload", .virtualTime)
 struct UploadTests {
     let image = MCUbootImageMaker.make(version: ImageVersion(2, 0, 0), payloadSize: 12_000, seed: 3)
 
@@ -155,7 +157,7 @@ struct UploadTests {
         #expect(await f.device.partialUpload?.offset == 5120)
         // Refused while the link is down, accepted after the delay.
         await #expect(throws: SMPTransportError.self) { try await f.transport.connect() }
-        try await Task.sleep(for: .milliseconds(150))
+        try await VirtualRuntime.currentClock.sleep(for: .milliseconds(150))
         try await f.transport.connect()
         let sha = fileSHA(image)
         let resumed = try await f.request(.write, .image, 1, chunk(0, 64, first: true, sha: sha, image: image))

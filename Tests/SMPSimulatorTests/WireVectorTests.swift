@@ -1,10 +1,12 @@
 import CBOR
 import McuBoot
 import SMPSimulator
+import SMPTestSupport
+import SMPTestTraits
 import Testing
 
 /// Byte-exact exchanges from smp-reference §8, in both map encodings.
-@Suite("Reference wire vectors")
+@Suite("Reference wire vectors", .virtualTime)
 struct WireVectorTests {
     /// The §8.2 test image: 32-byte header (version 1.2.3+4), payload bytes 0, 1, 2, …, SHA-256 TLV.
     static let referenceImage: [UInt8] = {

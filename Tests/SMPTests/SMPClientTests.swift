@@ -38,7 +38,7 @@ struct ClientFixture {
 }
 
 /// Runs `body` on a fresh virtual runtime.
-func virtualTime<T: Sendable>(_ body: sending @escaping (SMPClock) async throws -> T) async throws -> T {
+func virtualTime<T>(_ body: (SMPClock) async throws -> T) async throws -> T {
     try await VirtualRuntime().run(body)
 }
 
@@ -48,7 +48,7 @@ struct SMPClientTests {
 
     @Test("8 requests in flight, answered in reverse and in shuffled order, each get their own response")
     func eightInFlightOutOfOrder() async throws {
-        try await virtualTime { clock in
+        try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock, window: 8)
             let device = await f.device()
             var rng = SeededRandom(seed: 0x5eed)
@@ -76,7 +76,7 @@ struct SMPClientTests {
 
     @Test("with a window of 2 the device never sees more than 2 requests outstanding")
     func windowOfTwo() async throws {
-        try await virtualTime { clock in
+        try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock, window: 2)
             let device = await f.device()
             let total = 10
@@ -105,7 +105,7 @@ struct SMPClientTests {
 
     @Test("a narrowed window (device out of buffers) holds requests back, then widens again as answers come")
     func windowNarrowsAndWidens() async throws {
-        try await virtualTime { clock in
+        try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock, window: 4)
             _ = await f.device(handler: echoHandler)
             #expect(try await echo(f.client, "a") == "a")
@@ -123,7 +123,7 @@ struct SMPClientTests {
 
     @Test("a dropped response is resent with the same seq and bytes, and the answer to the resend completes it")
     func resendAfterDrop() async throws {
-        try await virtualTime { clock in
+        try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock, timeout: .milliseconds(50), retries: 2)
             let device = await f.device { request, arrival in
                 arrival == 0 ? .ignore : .payload(.textMap(["r": .text(echoText(request) ?? "?")]))
@@ -140,7 +140,7 @@ struct SMPClientTests {
 
     @Test("a request never answered throws SMPError.timeout after 1 + retries identical attempts, at the deadline")
     func timeoutAfterRetries() async throws {
-        try await virtualTime { clock in
+        try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock, timeout: .milliseconds(50), retries: 2)
             let device = await f.device { _, _ in .ignore }
             do {
@@ -171,7 +171,7 @@ struct SMPClientTests {
 
     @Test("a request that is not idempotent is never resent: one attempt, then a timeout")
     func notIdempotentNeverResent() async throws {
-        try await virtualTime { clock in
+        try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock, timeout: .seconds(5), retries: 5)
             let device = await f.device { _, _ in .ignore }
             do {
@@ -187,7 +187,7 @@ struct SMPClientTests {
 
     @Test("a persistent request resends until its deadline, not a fixed count")
     func persistentUntilDeadline() async throws {
-        try await virtualTime { clock in
+        try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock, timeout: .seconds(1), retries: 0)
             // The device answers the 25th copy only: far more than any retry count, within the deadline.
             let device = await f.device { request, arrival in
@@ -204,7 +204,7 @@ struct SMPClientTests {
 
     @Test("busy and out-of-memory answers are asked again with back-off within the deadline")
     func busyRetried() async throws {
-        try await virtualTime { clock in
+        try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock, timeout: .seconds(5), retries: 2)
             let device = await f.device { request, arrival in
                 arrival < 3 ? .payload(.textMap(["rc": .unsigned(arrival == 1 ? 2 : 10)])) : .payload(.textMap(["r": .text(echoText(request) ?? "?")]))
@@ -219,7 +219,7 @@ struct SMPClientTests {
 
     @Test("a cancelled request stops waiting with .cancelled and the client keeps working")
     func cancellation() async throws {
-        try await virtualTime { clock in
+        try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock)
             let device = await f.device()
             let waiting = clock.throwingTask { try await echo(f.client, "never answered") }
@@ -241,7 +241,7 @@ struct SMPClientTests {
 
     @Test("a request cancelled while it waits for a window slot never reaches the device")
     func cancellationWhileQueued() async throws {
-        try await virtualTime { clock in
+        try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock)
             let device = await f.device()
             let first = clock.throwingTask { try await echo(f.client, "first") }
@@ -265,7 +265,7 @@ struct SMPClientTests {
     func cancellationAtWakeUp() async throws {
         // Window 1: A in flight, B and C queued. A's answer frees the slot for B, and B is cancelled
         // at that moment; C must get the slot.
-        try await virtualTime { clock in
+        try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock)
             let device = await f.device()
             let a = clock.throwingTask { try await echo(f.client, "A") }
@@ -295,7 +295,7 @@ struct SMPClientTests {
 
     @Test("seq counts up and wraps 255 → 0 over 300 sequential requests")
     func sequenceWraps() async throws {
-        try await virtualTime { clock in
+        try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock)
             let device = await f.device(handler: echoHandler)
             for i in 0..<300 {
@@ -308,7 +308,7 @@ struct SMPClientTests {
 
     @Test("responses with an unexpected seq, another command, a request op, or duplicates are ignored")
     func unexpectedResponsesIgnored() async throws {
-        try await virtualTime { clock in
+        try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock, window: 2)
             let device = await f.device()
             let a = clock.throwingTask { try await echo(f.client, "A") }
@@ -347,7 +347,7 @@ struct SMPClientTests {
 
     @Test("a disconnect fails every request in flight with a transport error; reconnect brings the session back")
     func disconnect() async throws {
-        try await virtualTime { clock in
+        try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock, window: 4)
             let device = await f.device()
             let tasks = (0..<3).map { i in clock.throwingTask { try await echo(f.client, "r\(i)") } }
@@ -385,7 +385,7 @@ struct SMPClientTests {
 
     @Test("reconnect gives up at the policy's deadline with a transport error")
     func reconnectDeadline() async throws {
-        try await virtualTime { clock in
+        try await virtualTime { clock async throws in
             let transport = LoopbackTransport()
             let client = SMPClient(
                 transport: transport, configuration: .init(reconnect: SMPReconnectPolicy(timeout: .seconds(10))), clock: clock)
@@ -405,7 +405,7 @@ struct SMPClientTests {
 
     @Test("request throws the group's typed error for err, in definite and indefinite form")
     func groupErrorThrown() async throws {
-        try await virtualTime { clock in
+        try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock)
             let writers = [CBORWriter(), CBORWriter(sortsMapKeys: false, usesIndefiniteLengthContainers: true)]
             let device = await f.device()
@@ -426,7 +426,7 @@ struct SMPClientTests {
 
     @Test("request throws .status(.notSupported) for rc 8, and returns the map on success")
     func statusThrown() async throws {
-        try await virtualTime { clock in
+        try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock)
             _ = await f.device { request, _ in
                 request.header.command == 3 ? .payload(.textMap(["rc": .unsigned(8)])) : .payload(.textMap(["r": .text("ok"), "rc": .unsigned(0)]))
@@ -445,7 +445,7 @@ struct SMPClientTests {
 
     @Test("a malformed answer is reported at once as an invalid response, not as a timeout after retries")
     func malformedAnswerAtOnce() async throws {
-        try await virtualTime { clock in
+        try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock, timeout: .seconds(5), retries: 2)
             _ = await f.device { _, _ in .payload(.textMap(["err": .textMap(["group": .unsigned(70_000), "rc": .negative(4)])])) }
             do {
@@ -460,7 +460,7 @@ struct SMPClientTests {
 
     @Test("a v2 request refused with rc 13 is asked again in v1, and the session stays on v1")
     func fallbackToV1() async throws {
-        try await virtualTime { clock in
+        try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock)
             let device = await f.device { request, _ in
                 if request.header.version == .v2 { return .payload(.textMap(["rc": .unsigned(13)])) }
@@ -478,7 +478,7 @@ struct SMPClientTests {
 
     @Test("a request larger than the transport's packet limit is refused before sending")
     func requestTooLarge() async throws {
-        try await virtualTime { clock in
+        try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock, packetSize: 64)
             let device = await f.device()
             do {
@@ -496,7 +496,7 @@ struct SMPClientTests {
         (2048, 4, true), (0, 4, false), (10, 4, false), (512, 0, false),
     ])
     func negotiation(size: Int, count: Int, valid: Bool) async throws {
-        try await virtualTime { clock in
+        try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock, packetSize: 4096)
             _ = await f.device { _, _ in .payload(.textMap(["buf_size": .int(size), "buf_count": .int(count)])) }
             do {

@@ -1,10 +1,11 @@
+import SMPTestTraits
 import McuBoot
 import McuMgr
 import SMP
 import SMPSimulator
 import Testing
 
-@Suite("Firmware upgrade: validate shortcuts, control, and bad input")
+@Suite("Firmware upgrade: validate shortcuts, control, and bad input", .virtualTime)
 struct FirmwareUpgradeControlTests {
     @Test("an image already pending in slot 1 is not uploaded again")
     func pendingImageSkipsUpload() async throws {
@@ -69,9 +70,9 @@ struct FirmwareUpgradeControlTests {
             if !paused && progress.fraction > 0.2 {
                 upgrade.pause()
                 paused = true
-                try await Task.sleep(for: .milliseconds(200))
+                try await client.clock.sleep(for: .milliseconds(200))
                 let held = await UpgradeFixtures.uploadRequests(device).count
-                try await Task.sleep(for: .milliseconds(300))
+                try await client.clock.sleep(for: .milliseconds(300))
                 progressWhilePaused.append(await UpgradeFixtures.uploadRequests(device).count - held)
                 upgrade.resume()
             }

@@ -1,10 +1,11 @@
+import SMPTestTraits
 import McuBoot
 import McuMgr
 import SMP
 import SMPSimulator
 import Testing
 
-@Suite("Firmware upgrade modes against the simulator")
+@Suite("Firmware upgrade modes against the simulator", .virtualTime)
 struct FirmwareUpgradeModeTests {
     private func slot(_ device: SimulatedDevice, image: Int = 0, slot: Int) async -> SlotState? {
         await device.slotStates().first { $0.image == image && $0.slot == slot }

@@ -35,7 +35,8 @@ enum UpgradeFixtures {
         faults: FaultConfiguration = FaultConfiguration(), disconnectsOnReset: Bool = false,
         maximumPacketSize: Int? = nil
     ) async throws -> (SimulatedDevice, SMPClient) {
-        let device = SimulatedDevice(configuration: configuration, link: link, faults: faults)
+        let clock = VirtualRuntime.currentClock
+        let device = SimulatedDevice(configuration: configuration, link: link, faults: faults, clock: clock)
         await device.install(try runningImage().bytes, image: 0, slot: 0)
         if configuration.imageCount > 1 {
             await device.install(try runningImage(seed: 2).bytes, image: 1, slot: 0)
@@ -43,7 +44,7 @@ enum UpgradeFixtures {
         let transport = await device.makeLoopbackTransport(maximumPacketSize: maximumPacketSize, disconnectsOnReset: disconnectsOnReset)
         let client = SMPClient(
             transport: transport,
-            configuration: SMPClient.Configuration(timeout: .milliseconds(500), retries: 2)
+            configuration: SMPClient.Configuration(timeout: .milliseconds(500), retries: 2), clock: clock
         )
         return (device, client)
     }

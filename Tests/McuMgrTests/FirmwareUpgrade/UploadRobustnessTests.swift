@@ -1,10 +1,11 @@
+import SMPTestTraits
 import McuBoot
 import McuMgr
 import SMP
 import SMPSimulator
 import Testing
 
-@Suite("Upload engine: pipelining, alignment and faults against the simulator")
+@Suite("Upload engine: pipelining, alignment and faults against the simulator", .virtualTime)
 struct UploadRobustnessTests {
     /// Uploads `image` (upload-only) and checks that slot 1 holds exactly its bytes.
     private func uploadAndCheck(

@@ -1,8 +1,9 @@
+import SMPTestTraits
 import McuMgr
 import SMP
 import Testing
 
-@Suite("BasicManager against the simulator")
+@Suite("BasicManager against the simulator", .virtualTime)
 struct BasicManagerTests {
     @Test func eraseStorageClearsSettingsAndFiles() async throws {
         try await ManagerHarness.with { h async throws in

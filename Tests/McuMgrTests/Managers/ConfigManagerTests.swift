@@ -1,8 +1,9 @@
+import SMPTestTraits
 import McuMgr
 import SMP
 import Testing
 
-@Suite("ConfigManager against the simulator")
+@Suite("ConfigManager against the simulator", .virtualTime)
 struct ConfigManagerTests {
     @Test func writeReadDeleteRead() async throws {
         try await ManagerHarness.with { h async throws in

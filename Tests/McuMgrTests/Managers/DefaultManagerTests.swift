@@ -1,3 +1,5 @@
+import SMPTestTraits
+import SMPTestSupport
 import Foundation
 import McuMgr
 import SMP
@@ -5,7 +7,7 @@ import SMPSimulator
 import Synchronization
 import Testing
 
-@Suite("DefaultManager against the simulator")
+@Suite("DefaultManager against the simulator", .virtualTime)
 struct DefaultManagerTests {
     @Test func echoReturnsTheText() async throws {
         try await ManagerHarness.with { h async throws in

@@ -1,8 +1,9 @@
+import SMPTestTraits
 import McuMgr
 import SMP
 import Testing
 
-@Suite("EnumerationManager against the simulator")
+@Suite("EnumerationManager against the simulator", .virtualTime)
 struct EnumerationManagerTests {
     @Test func countMatchesTheList() async throws {
         try await ManagerHarness.with { h async throws in

@@ -1,3 +1,4 @@
+import SMPTestTraits
 import McuBoot
 import McuMgr
 import SMP
@@ -5,7 +6,7 @@ import SMPSimulator
 import Testing
 
 /// Each group's own errors arrive typed and named after the group's C enum.
-@Suite("Manager error paths")
+@Suite("Manager error paths", .virtualTime)
 struct ErrorPathTests {
     @Test func testWithAnUnknownHash() async throws {
         try await ManagerHarness.with { h async throws in

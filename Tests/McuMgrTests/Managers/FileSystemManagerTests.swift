@@ -1,10 +1,11 @@
+import SMPTestTraits
 import Crypto
 import McuMgr
 import SMP
 import Synchronization
 import Testing
 
-@Suite("FileSystemManager against the simulator")
+@Suite("FileSystemManager against the simulator", .virtualTime)
 struct FileSystemManagerTests {
     /// Uploads `bytes` to `name` with the chunk primitive, continuing from the device's offset.
     static func upload(_ bytes: [UInt8], to name: String, with fs: FileSystemManager, chunk: Int = 1500) async throws {

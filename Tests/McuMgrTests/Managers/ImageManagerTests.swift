@@ -1,10 +1,11 @@
+import SMPTestTraits
 import McuBoot
 import McuMgr
 import SMP
 import SMPSimulator
 import Testing
 
-@Suite("ImageManager against the simulator")
+@Suite("ImageManager against the simulator", .virtualTime)
 struct ImageManagerTests {
     /// Uploads `image` to `target` with the chunk primitive, always continuing from the device's offset.
     static func upload(_ image: McuBootImage, with manager: ImageManager, target: Int = 0, chunk: Int = 1024) async throws -> ImageUploadResponse {

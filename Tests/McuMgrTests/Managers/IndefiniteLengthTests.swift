@@ -1,3 +1,4 @@
+import SMPTestTraits
 import McuBoot
 import McuMgr
 import SMP
@@ -5,13 +6,13 @@ import SMPSimulator
 import Testing
 
 /// A default Zephyr build frames every map and array with indefinite length (`0xbf … 0xff`).
-@Suite("Managers against indefinite-length maps")
+@Suite("Managers against indefinite-length maps", .virtualTime)
 struct IndefiniteLengthTests {
     static func indefinite(_ configuration: inout DeviceConfiguration) { configuration.usesIndefiniteLengthMaps = true }
 
     @Test func theDeviceReallySendsIndefiniteMaps() async throws {
         try await ManagerHarness.with(Self.indefinite) { h async throws in
-            let packet = try await h.client.transceive(.read, group: .os, command: 6, payload: [0xa0])
+            let packet = try await h.client.transceive(.read, group: .os, command: 6, payload: [0xa0], retryPolicy: .resend)
             #expect(packet.payload.first == 0xbf)
             #expect(packet.payload.last == 0xff)
         }

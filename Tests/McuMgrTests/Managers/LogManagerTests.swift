@@ -1,8 +1,9 @@
+import SMPTestTraits
 import McuMgr
 import SMP
 import Testing
 
-@Suite("LogManager against the simulator")
+@Suite("LogManager against the simulator", .virtualTime)
 struct LogManagerTests {
     @Test func showReturnsEntriesAndNextIndex() async throws {
         try await ManagerHarness.with { h async throws in

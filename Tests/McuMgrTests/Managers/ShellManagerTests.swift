@@ -1,8 +1,9 @@
+import SMPTestTraits
 import McuMgr
 import SMP
 import Testing
 
-@Suite("ShellManager against the simulator")
+@Suite("ShellManager against the simulator", .virtualTime)
 struct ShellManagerTests {
     @Test func echoPrintsItsArguments() async throws {
         try await ManagerHarness.with { h async throws in

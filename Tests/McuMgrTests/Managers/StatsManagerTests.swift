@@ -1,8 +1,9 @@
+import SMPTestTraits
 import McuMgr
 import SMP
 import Testing
 
-@Suite("StatsManager against the simulator")
+@Suite("StatsManager against the simulator", .virtualTime)
 struct StatsManagerTests {
     @Test func listNamesTheGroups() async throws {
         try await ManagerHarness.with { h async throws in

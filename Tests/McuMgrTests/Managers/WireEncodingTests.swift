@@ -1,10 +1,12 @@
+import SMPTestTraits
+import SMP
 import CBOR
 import Foundation
 import McuMgr
 import Testing
 
 /// Request bodies encode to the bytes of smp-reference §8 (canonical CBOR, as cbor2 writes it).
-@Suite("Manager requests on the wire")
+@Suite("Manager requests on the wire", .virtualTime)
 struct WireEncodingTests {
     static func hex(_ text: String) -> [UInt8] {
         let digits = Array(text.filter { !$0.isWhitespace })

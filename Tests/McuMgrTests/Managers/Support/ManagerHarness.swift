@@ -49,9 +49,12 @@ struct ManagerHarness {
         _ adjust: (inout DeviceConfiguration) -> Void,
         _ body: (ManagerHarness) async throws -> Void
     ) async throws {
-        let device = SimulatedDevice(configuration: configuration(adjust), logger: quietLogger)
+        let clock = VirtualRuntime.currentClock
+        // A millisecond of (virtual) latency, so that pipelined requests meet at the device.
+        let device = SimulatedDevice(
+            configuration: configuration(adjust), link: LinkConfiguration(latency: .milliseconds(1)), clock: clock, logger: quietLogger)
         let transport = await device.makeLoopbackTransport()
-        let client = SMPClient(transport: transport, configuration: .init(timeout: .seconds(1), retries: 3))
+        let client = SMPClient(transport: transport, configuration: .init(timeout: .seconds(1), retries: 3), clock: clock)
         let harness = ManagerHarness(device: device, client: client)
         do {
             try await body(harness)
@@ -77,13 +80,14 @@ struct ManagerHarness {
 
     /// Waits until the device has booted `count` times and answers again.
     func waitForBoot(_ count: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let clock = device.clock
+        let deadline = clock.now + .seconds(5)
         while await device.bootCount < count {
-            guard ContinuousClock.now < deadline else {
+            guard clock.now < deadline else {
                 Issue.record("the device did not reboot")
                 return
             }
-            try await Task.sleep(for: .milliseconds(5))
+            try await clock.sleep(for: .milliseconds(5))
         }
         await device.waitUntilOnline()
     }
@@ -95,6 +99,8 @@ func deviceError(_ body: () async throws -> Void, sourceLocation: SourceLocation
         try await body()
         Issue.record("expected a device error, but the call succeeded", sourceLocation: sourceLocation)
     } catch SMPError.device(let error) {
+        return error
+    } catch FileDownloadError.smp(.device(let error)) {
         return error
     } catch {
         Issue.record("expected a device error, got \(error)", sourceLocation: sourceLocation)
@@ -108,6 +114,8 @@ func invalidResponse(_ body: () async throws -> Void, sourceLocation: SourceLoca
         try await body()
         Issue.record("expected an invalid response, but the call succeeded", sourceLocation: sourceLocation)
     } catch SMPError.invalidResponse(let message) {
+        return message
+    } catch FileDownloadError.smp(.invalidResponse(let message)) {
         return message
     } catch {
         Issue.record("expected an invalid response, got \(error)", sourceLocation: sourceLocation)
