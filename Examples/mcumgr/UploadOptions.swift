@@ -1,5 +1,6 @@
 import ArgumentParser
 import McuMgr
+import McuMgrTools
 
 /// The chunking options of the commands that upload (`image upload`, `fs upload`, `upgrade`);
 /// what they leave out comes from the device's MCUmgr parameters.
@@ -23,10 +24,10 @@ extension GlobalOptions {
     /// Uploads `bytes` through `target` with the packet size and pipeline depth the device's
     /// parameters give (unless `options` name them), showing progress.
     func upload(_ bytes: [UInt8], to target: some UploadTarget, options: UploadOptions) async throws {
-        let configuration = try await UploadConfiguration.negotiated(
-            with: target.client, pipelineDepth: options.pipelineDepth, byteAlignment: options.alignment, chunkTimeout: chunkTimeout)
         let display = ProgressDisplay(label: "upload", fd: output.progressDescriptor)
         defer { display.finish() }
-        _ = try await UploadEngine(target: target, configuration: configuration).upload(bytes) { display.update($0) }
+        try await NegotiatedUpload.run(
+            bytes, to: target, pipelineDepth: options.pipelineDepth, byteAlignment: options.alignment, chunkTimeout: chunkTimeout
+        ) { display.update($0) }
     }
 }

@@ -15,3 +15,8 @@ public struct McuMgrParameters: Codable, Sendable, Equatable {
         case bufferSize = "buf_size", bufferCount = "buf_count"
     }
 }
+
+extension McuMgrParameters: CustomStringConvertible {
+    /// `buf_size: 2048, buf_count: 4`, with the device's own names.
+    public var description: String { "buf_size: \(bufferSize), buf_count: \(bufferCount)" }
+}
