@@ -9,6 +9,12 @@ public struct ImageFileArgument: Sendable, Hashable {
     /// The image number given with `@N`, if any.
     public var imageIndex: Int?
 
+    /// Makes an argument from its parts.
+    public init(path: String, imageIndex: Int?) {
+        self.path = path
+        self.imageIndex = imageIndex
+    }
+
     /// Splits `FILE@N` into the file and N (digits only), unless a file by the whole name exists.
     public init(_ argument: String, fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }) {
         path = argument
