@@ -95,8 +95,11 @@ public struct ConnectionOptions: Sendable {
 public struct DeviceConnection: Sendable {
     /// The spec the connection was made from.
     public let spec: ConnectionSpec
-    /// The session; its transport is `client.transport`.
+    /// The session.
     public let client: SMPClient
+
+    /// The connected transport under the session.
+    public var transport: any SMPTransport { client.transport }
 
     /// Closes the session and its transport.
     public func close() async {
