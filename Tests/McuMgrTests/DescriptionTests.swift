@@ -14,7 +14,7 @@ struct DescriptionTests {
 
     @Test("parameters and bootloader info")
     func osTypes() {
-        #expect("\(McuMgrParameters(bufferSize: 2048, bufferCount: 4))" == "buf_size: 2048, buf_count: 4")
+        #expect("\(McuMgrParameters(bufferSize: 2048, bufferCount: 4))" == "buf_size 2048, buf_count 4")
         #expect("\(BootloaderInfo(name: "MCUboot", mode: 3, noDowngrade: false))" == "MCUboot, mode 3 (swap using move), downgrades allowed")
         #expect("\(BootloaderInfo(name: nil, mode: nil, noDowngrade: true))" == "unknown bootloader, mode unknown, downgrades refused")
     }

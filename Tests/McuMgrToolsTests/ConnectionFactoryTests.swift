@@ -13,10 +13,10 @@ struct ConnectionFactoryTests {
     func simulator() async throws {
         let factory = ConnectionFactory.standard
         #expect(factory.isAvailable(.simulator) && factory.isAvailable(.udp))
-        let echo = try await factory.withClient(.simulator, options: ConnectionOptions(maximumPacketSize: 256)) { client in
-            #expect(await client.transport.maximumPacketSize == 256)
-            return try await DefaultManager(client: client).echo("hello")
-        }
+        let connection = try await factory.connect(.simulator, options: ConnectionOptions(maximumPacketSize: 256))
+        #expect(await connection.transport.maximumPacketSize == 256)
+        let echo = try await DefaultManager(client: connection.client).echo("hello")
+        await connection.close()
         #expect(echo == "hello")
         let slots = try await factory.withClient(.simulator) { try await ImageManager(client: $0).list() }
         #expect(slots.contains { $0.slot == 0 && $0.active && $0.version == BuiltInSimulator.runningVersion.description })
@@ -69,10 +69,10 @@ struct ConnectionFactoryTests {
         }
         #expect(factory.isAvailable(.serial))
         let spec = try ConnectionSpec(type: "serial", connString: "dev=/dev/ttySIM,mtu=128")
-        let answer = try await factory.withClient(spec) { client in
-            #expect(await client.transport.maximumPacketSize == 128)
-            return try await DefaultManager(client: client).echo("plugged in")
-        }
+        let connection = try await factory.connect(spec)
+        #expect(await connection.transport.maximumPacketSize == 128)
+        let answer = try await DefaultManager(client: connection.client).echo("plugged in")
+        await connection.close()
         #expect(answer == "plugged in")
         let other = ConnectionSpec.serial(SerialConnectionParameters(device: "/dev/ttyOTHER"))
         await #expect(throws: ConnectionError.unsupported(other)) { try await factory.connect(other) }

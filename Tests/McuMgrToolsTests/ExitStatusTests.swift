@@ -21,11 +21,12 @@ struct ExitStatusTests {
         (.timeout(group: .os, command: 0, attempts: 3), .transport,
          "no response from the device to os command 0 after 3 attempts; check the connection, or raise --timeout (or --retries)"),
         (.transport(.unreachable("x")), .transport, "cannot reach the device: x; check the address and that the device is up"),
-        (.requestTooLarge(size: 600, limit: 512), .transport,
+        (.requestTooLarge(size: 600, limit: 512), .usage,
          "request of 600 bytes exceeds the 512-byte packet limit; raise --mtu if the device takes larger packets, or send less"),
         (.invalidResponse("bad"), .device, "invalid response from the device: bad"),
         (.invalidRequest("bad"), .usage, "invalid request: bad"),
         (.closed, .transport, "the connection to the device was closed"),
+        (.cancelled, .interrupted, "cancelled"),
     ])
     func session(error: SMPError, status: McuMgrTools.ExitStatus, message: String) {
         #expect(CommandFailure(error as any Error) == CommandFailure(status, message))
@@ -33,14 +34,14 @@ struct ExitStatusTests {
 
     @Test("upload errors")
     func upload() {
-        #expect(CommandFailure(UploadError.device(.image(.noFreeSlot)) as any Error).status == .device)
+        #expect(CommandFailure(UploadError.smp(.device(.image(.noFreeSlot))) as any Error) == CommandFailure(
+            .device, "the device refused the upload: \(SMPDeviceError.image(.noFreeSlot)); confirm or erase the image in slot 1 first ('mcumgr image confirm', 'mcumgr image erase')"))
         #expect(CommandFailure(UploadError.smp(.closed) as any Error) == CommandFailure(.transport, "the connection to the device was closed"))
         #expect(CommandFailure(UploadError.stalled(offset: 10, lastError: .closed) as any Error).status == .transport)
         #expect(CommandFailure(UploadError.invalidConfiguration("depth") as any Error).status == .usage)
         #expect(CommandFailure(UploadError.verificationFailed as any Error).status == .device)
         #expect(CommandFailure(UploadError.cancelled as any Error)
             == CommandFailure(.interrupted, "upload cancelled; running the same command again resumes it"))
-        #expect(CommandFailure(UploadError.failed("x") as any Error).status == .device)
     }
 
     @Test("firmware upgrade errors take the status of their cause")
@@ -50,11 +51,11 @@ struct ExitStatusTests {
         }
         #expect(failure(.invalidImage(index: 0, .tooShort(size: 3))).status == .input)
         #expect(failure(.invalidConfiguration("x")).status == .usage)
-        #expect(failure(.device(.image(.currentVersionIsNewer))).status == .device)
+        #expect(failure(.smp(.device(.image(.currentVersionIsNewer)))).status == .device)
         #expect(failure(.smp(.timeout(group: .image, command: 1, attempts: 3)), in: .upload).status == .transport)
         #expect(failure(.smp(.closed), in: .reset).message == "firmware upgrade failed in state reset: the connection to the device was closed")
         #expect(failure(.upload(.smp(.closed))).status == .transport)
-        #expect(failure(.upload(.device(.image(.noFreeSlot)))).status == .device)
+        #expect(failure(.upload(.smp(.device(.image(.noFreeSlot))))).status == .device)
         #expect(failure(.downgradeRefused(image: 0, running: "1.0.0", new: "0.9.0")).status == .device)
         #expect(failure(.imageNotActive(image: 0)).status == .device)
         #expect(failure(.unexpectedState("x")).status == .device)
@@ -74,6 +75,9 @@ struct ExitStatusTests {
         #expect(CommandFailure(InputFileError.missing("a.bin") as any Error) == CommandFailure(.input, "no such file: a.bin; check the path"))
         #expect(CommandFailure(McuBootError.missingHash as any Error).status == .input)
         #expect(CommandFailure(ProfileStoreError.unwritable(path: "p", reason: "r") as any Error).status == .input)
+        #expect(CommandFailure(FileDownloadError.tooLarge(name: "/f", length: 10, limit: 5) as any Error).status == .device)
+        #expect(CommandFailure(FileDownloadError.destination(path: "/x", reason: "r") as any Error).status == .input)
+        #expect(CommandFailure(FileDownloadError.smp(.timeout(group: .fs, command: 0, attempts: 1)) as any Error).status == .transport)
     }
 
     @Test("a failure keeps its own status, cancellation is an interruption, anything else is a device error")

@@ -59,21 +59,9 @@ struct InputFileTests {
             + "but its contents hash to \(actual.hexString). The file was altered or corrupted after signing; build and sign it again.; "
             + "build it with MCUboot signing (e.g. imgtool sign)")
         for error in [InputFileError.missing(missing), .directory(dir.path), .unreadable(socket), .empty(empty), mismatch,
-                      .notAnImage(junk, .badMagic(found: 0)), .unwritable(dir.path, reason: "x")] {
+                      .notAnImage(junk, .badMagic(found: 0))] {
             #expect(CommandFailure(error) == CommandFailure(.input, error.description))
         }
-    }
-
-    @Test("writing a file, and a path that cannot be written")
-    func write() throws {
-        let dir = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("out.bin").path
-        try InputFile.write([1, 2, 3], to: path)
-        #expect(try InputFile.read(path) == [1, 2, 3])
-        let error = try #require(throws: InputFileError.self) { try InputFile.write([1], to: dir.path + "/") }
-        #expect(error.path == dir.path + "/")
-        #expect(error.description.hasPrefix("cannot write \(dir.path)/: "))
     }
 
     @Test("FILE@N names an image number, unless a file by the whole name exists", arguments: [

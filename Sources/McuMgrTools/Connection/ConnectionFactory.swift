@@ -44,8 +44,8 @@ public struct ConnectionFactory: Sendable {
     /// A session to the device `spec` names; close it with ``DeviceConnection/close()``.
     public func connect(_ spec: ConnectionSpec, options: ConnectionOptions = ConnectionOptions()) async throws(ConnectionError) -> DeviceConnection {
         let transport = try await makeTransport(spec, options: options)
-        let client = SMPClient(transport: transport, configuration: options.clientConfiguration, logger: options.logger)
-        return DeviceConnection(spec: spec, client: client)
+        let client = SMPClient(transport: transport, configuration: options.clientConfiguration, clock: options.clock, logger: options.logger)
+        return DeviceConnection(spec: spec, transport: transport, client: client)
     }
 
     /// Connects, runs `body` with the session, and closes the session whether `body` succeeds or throws.
@@ -74,19 +74,25 @@ public struct ConnectionFactory: Sendable {
     }
 }
 
-/// What every connection takes besides its spec: packet size, session timing, logging.
+/// What every connection takes besides its spec: packet size, session timing, clock, logging.
 public struct ConnectionOptions: Sendable {
     /// The largest SMP packet to send (`--mtu`); `nil` for the transport's default.
     public var maximumPacketSize: Int?
-    /// The session's timeout, retries and window.
+    /// The session's timeout, retries, window and reconnect policy.
     public var clientConfiguration: SMPClient.Configuration
+    /// The session's time source (virtual time in tests).
+    public var clock: SMPClock
     /// Where the session logs frames (`-v`).
     public var logger: Logger
 
     /// Makes the options.
-    public init(maximumPacketSize: Int? = nil, clientConfiguration: SMPClient.Configuration = SMPClient.Configuration(), logger: Logger = Logger(label: "smp")) {
+    public init(
+        maximumPacketSize: Int? = nil, clientConfiguration: SMPClient.Configuration = SMPClient.Configuration(),
+        clock: SMPClock = .continuous, logger: Logger = Logger(label: "smp")
+    ) {
         self.maximumPacketSize = maximumPacketSize
         self.clientConfiguration = clientConfiguration
+        self.clock = clock
         self.logger = logger
     }
 }
@@ -95,11 +101,10 @@ public struct ConnectionOptions: Sendable {
 public struct DeviceConnection: Sendable {
     /// The spec the connection was made from.
     public let spec: ConnectionSpec
+    /// The connected transport under the session.
+    public let transport: any SMPTransport
     /// The session.
     public let client: SMPClient
-
-    /// The connected transport under the session.
-    public var transport: any SMPTransport { client.transport }
 
     /// Closes the session and its transport.
     public func close() async {

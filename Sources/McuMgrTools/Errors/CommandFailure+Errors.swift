@@ -13,6 +13,7 @@ extension CommandFailure {
         case let error as SMPError: self.init(error)
         case let error as UploadError: self.init(error)
         case let error as FirmwareUpgradeError: self.init(error)
+        case let error as FileDownloadError: self.init(error)
         case let error as McuBootError: self.init(.input, "not a valid MCUboot image: \(error)")
         case let error as InputFileError: self.init(.input, error.description)
         case let error as ConnectionStringError: self.init(.usage, error.description)
@@ -34,20 +35,22 @@ extension CommandFailure {
         case .transport(let transportError):
             self.init(.transport, "\(transportError); check the address and that the device is up")
         case .requestTooLarge(let size, let limit):
-            self.init(.transport, "request of \(size) bytes exceeds the \(limit)-byte packet limit; raise --mtu if the device takes larger packets, or send less")
+            self.init(.usage, "request of \(size) bytes exceeds the \(limit)-byte packet limit; raise --mtu if the device takes larger packets, or send less")
         case .invalidResponse:
             self.init(.device, "\(error)")
         case .invalidRequest:
             self.init(.usage, "\(error)")
         case .closed:
             self.init(.transport, "the connection to the device was closed")
+        case .cancelled:
+            self.init(.interrupted, "cancelled")
         }
     }
 
     /// The failure for an upload error.
     public init(_ error: UploadError) {
         switch error {
-        case .device(let deviceError):
+        case .smp(.device(let deviceError)):
             self.init(.device, "the device refused the upload: \(deviceError)\(Self.hint(for: deviceError))")
         case .smp(let smpError):
             self.init(smpError)
@@ -59,8 +62,15 @@ extension CommandFailure {
             self.init(.device, "\(error); upload the file again")
         case .cancelled:
             self.init(.interrupted, "upload cancelled; running the same command again resumes it")
-        case .failed:
-            self.init(.device, "upload failed: \(error)")
+        }
+    }
+
+    /// The failure for a file download error.
+    public init(_ error: FileDownloadError) {
+        switch error {
+        case .smp(let smpError): self.init(smpError)
+        case .tooLarge: self.init(.device, "\(error); see --max-size")
+        case .destination: self.init(.input, "\(error)")
         }
     }
 
@@ -71,7 +81,7 @@ extension CommandFailure {
             self.init(.input, "\(error)")
         case .invalidConfiguration:
             self.init(.usage, "\(error)")
-        case .device(let deviceError):
+        case .smp(.device(let deviceError)):
             self.init(.device, "\(error)\(Self.hint(for: deviceError))")
         case .smp(let smpError):
             let inner = CommandFailure(smpError)

@@ -1,7 +1,7 @@
 import Foundation
 import McuBoot
 
-/// Reading and writing the local files a command works on, with typed errors
+/// Reading the local files a command works on, with typed errors
 /// (``CommandFailure`` maps them all to exit status 4).
 public enum InputFile {
     /// The bytes of the file at `path`.
@@ -33,15 +33,6 @@ public enum InputFile {
             throw .notAnImage(path, error)
         }
     }
-
-    /// Writes `bytes` to `path`, replacing the file atomically.
-    public static func write(_ bytes: [UInt8], to path: String) throws(InputFileError) {
-        do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw .unwritable(path, reason: "\(error)")
-        }
-    }
 }
 
 /// Why a local file could not be used.
@@ -58,14 +49,12 @@ public enum InputFileError: Error, Sendable, Equatable, CustomStringConvertible 
     case notAnImage(String, McuBootError)
     /// The image's contents do not hash to the hash it carries: altered or corrupted after signing.
     case hashMismatch(String, expected: [UInt8], actual: [UInt8])
-    /// The file could not be written.
-    case unwritable(String, reason: String)
 
     /// The file's path.
     public var path: String {
         switch self {
         case .missing(let path), .directory(let path), .unreadable(let path), .empty(let path),
-             .notAnImage(let path, _), .hashMismatch(let path, _, _), .unwritable(let path, _):
+             .notAnImage(let path, _), .hashMismatch(let path, _, _):
             return path
         }
     }
@@ -81,7 +70,6 @@ public enum InputFileError: Error, Sendable, Equatable, CustomStringConvertible 
         case .notAnImage(let path, let error): return "\(path) is not a valid MCUboot image: \(error); \(rebuild)"
         case .hashMismatch(let path, let expected, let actual):
             return "\(path) is not a valid MCUboot image: \(McuBootError.hashMismatch(expected: expected, actual: actual)); \(rebuild)"
-        case .unwritable(let path, let reason): return "cannot write \(path): \(reason)"
         }
     }
 }
