@@ -11,7 +11,7 @@ struct IndefiniteLengthTests {
 
     @Test func theDeviceReallySendsIndefiniteMaps() async throws {
         try await ManagerHarness.with(Self.indefinite) { h async throws in
-            let packet = try await h.client.transceive(.read, group: .os, command: 6, payload: [0xa0])
+            let packet = try await h.client.transceive(.read, group: .os, command: 6, payload: [0xa0], retryPolicy: .resend)
             #expect(packet.payload.first == 0xbf)
             #expect(packet.payload.last == 0xff)
         }
