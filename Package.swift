@@ -12,6 +12,7 @@ let package = Package(
     name: "swift-mcumgr",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "Hex", targets: ["Hex"]),
         .library(name: "CBOR", targets: ["CBOR"]),
         .library(name: "SMP", targets: ["SMP"]),
         .library(name: "SMPUDP", targets: ["SMPUDP"]),
@@ -19,6 +20,7 @@ let package = Package(
         .library(name: "McuMgr", targets: ["McuMgr"]),
         .library(name: "SMPSimulator", targets: ["SMPSimulator"]),
         .library(name: "SMPTestSupport", targets: ["SMPTestSupport"]),
+        .library(name: "McuMgrTools", targets: ["McuMgrTools"]),
         .executable(name: "mcumgr", targets: ["mcumgr"]),
         .executable(name: "mcumgr-sim", targets: ["mcumgr-sim"]),
     ],
@@ -41,8 +43,11 @@ let package = Package(
             providers: [.apt(["libbluetooth-dev"])]
         ),
 
+        // Bytes as hex text and back (below CBOR and McuBoot, so every layer prints bytes alike).
+        .target(name: "Hex", swiftSettings: strict),
+
         // CBOR on libcbor.
-        .target(name: "CBOR", dependencies: ["CCBOR"], swiftSettings: strict),
+        .target(name: "CBOR", dependencies: ["CCBOR", "Hex"], swiftSettings: strict),
 
         // SMP framing, errors, transports protocol and the client session.
         .target(
@@ -75,7 +80,7 @@ let package = Package(
         // MCUboot image parsing and verification.
         .target(
             name: "McuBoot",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Hex", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
 
@@ -83,7 +88,7 @@ let package = Package(
         .target(
             name: "McuMgr",
             dependencies: [
-                "SMP", "CBOR", "McuBoot",
+                "SMP", "CBOR", "McuBoot", "Hex",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -103,11 +108,22 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // What programs on top of the library share with the CLI: connection strings and profiles
+        // → transports, image files, progress text, tables, errors → exit statuses.
+        .target(
+            name: "McuMgrTools",
+            dependencies: [
+                "McuMgr", "SMP", "SMPUDP", "SMPSimulator", "SMPTestSupport", "McuBoot", "Hex",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
         // Command-line tools.
         .executableTarget(
             name: "mcumgr",
             dependencies: [
-                "McuMgr", "SMPUDP", "SMPSimulator", "SMPTestSupport", "McuBoot",
+                "McuMgrTools", "McuMgr", "SMP", "SMPUDP", "McuBoot", "Hex",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -145,6 +161,11 @@ let package = Package(
                 "McuMgr", "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "SMPTestSupport", "SMPTestTraits",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "McuMgrToolsTests",
+            dependencies: ["McuMgrTools", "McuMgr", "SMPSimulator", "SMPUDP", "SMP", "McuBoot", "SMPTestSupport", "Hex"],
             swiftSettings: strict
         ),
         .testTarget(

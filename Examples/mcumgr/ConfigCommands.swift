@@ -1,5 +1,6 @@
 import ArgumentParser
 import McuMgr
+import McuMgrTools
 
 extension MCUmgr {
     /// `mcumgr config read|write|delete NAME [VALUE] | commit | load | save` (Go: `config NAME [VALUE]`).
@@ -30,19 +31,19 @@ extension MCUmgr.Config {
         private struct Answer: Encodable {
             let name: String, hex: String, text: String?
             func encode(to encoder: any Encoder) throws {
-                var c = encoder.container(keyedBy: DynamicKey.self)
-                try c.encode(name, forKey: DynamicKey("name"))
-                try c.encode(hex, forKey: DynamicKey("hex"))
-                try c.encode(text, forKey: DynamicKey("text"))
+                var c = encoder.container(keyedBy: AnyCodingKey.self)
+                try c.encode(name, forKey: AnyCodingKey("name"))
+                try c.encode(hex, forKey: AnyCodingKey("hex"))
+                try c.encode(text, forKey: AnyCodingKey("text"))
             }
         }
 
         func run() async throws {
             let value = try await global.withClient { try await ConfigManager(client: $0).read(name: name, maxSize: maxSize) }.value
             let text = String(validating: value, as: UTF8.self)
-            try global.output.emit(Answer(name: name, hex: Format.hex(value), text: text)) {
-                if hex { return Format.hex(value) }
-                return Format.printableText(value) ?? "\(Format.hex(value)) (hex: the value is not text)"
+            try global.output.emit(Answer(name: name, hex: value.hexString, text: text)) {
+                if hex { return value.hexString }
+                return TextFormat.printableText(value) ?? "\(value.hexString) (hex: the value is not text)"
             }
         }
     }
@@ -63,13 +64,13 @@ extension MCUmgr.Config {
         @OptionGroup var global: GlobalOptions
 
         func validate() throws {
-            if hex, Format.bytes(hex: value) == nil { throw ValidationError("'\(value)' is not hex bytes (e.g. 01ff)") }
+            if hex, TextFormat.bytes(hex: value) == nil { throw ValidationError("'\(value)' is not hex bytes (e.g. 01ff)") }
         }
 
         func run() async throws {
-            let bytes = hex ? Format.bytes(hex: value)! : Array(value.utf8)
+            let bytes = hex ? TextFormat.bytes(hex: value)! : Array(value.utf8)
             try await global.withClient { try await ConfigManager(client: $0).write(name: name, value: bytes) }
-            try global.output.emit(Done(action: "config-write", details: ["name": .string(name), "hex": .string(Format.hex(bytes))])) { "Done" }
+            try global.output.emit(Done(action: "config-write", details: ["name": .string(name), "hex": .string(bytes.hexString)])) { "Done" }
         }
     }
 

@@ -1,59 +1,5 @@
 import ArgumentParser
-import Foundation
-
-/// A saved connection: a transport type and its connection string, as Go mcumgr's `conn add` keeps them.
-struct ConnectionProfile: Codable, Sendable, Equatable {
-    /// `udp`, `ble`, `serial` or `sim`.
-    var type: String
-    /// The address, e.g. `127.0.0.1:1337`; none for `sim` and a BLE scan.
-    var connstring: String?
-}
-
-/// The connection profiles file: `connections.json` in `$MCUMGR_CONFIG_DIR`, else in
-/// `$XDG_CONFIG_HOME/mcumgr`, else in `~/.config/mcumgr`.
-struct ProfileStore {
-    /// The file's path.
-    let path: String
-
-    /// The store the environment names.
-    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let directory: String
-        if let dir = environment["MCUMGR_CONFIG_DIR"], !dir.isEmpty {
-            directory = dir
-        } else if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
-            directory = xdg + "/mcumgr"
-        } else {
-            directory = (environment["HOME"] ?? NSHomeDirectory()) + "/.config/mcumgr"
-        }
-        path = directory + "/connections.json"
-    }
-
-    private struct File: Codable {
-        var connections: [String: ConnectionProfile]
-    }
-
-    /// The saved profiles by name (none when the file does not exist).
-    func load() throws -> [String: ConnectionProfile] {
-        guard FileManager.default.fileExists(atPath: path) else { return [:] }
-        do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            return try JSONDecoder().decode(File.self, from: data).connections
-        } catch {
-            throw Failure(.input, "cannot read the connection profiles in \(path): \(error); fix or delete the file")
-        }
-    }
-
-    /// Replaces the saved profiles.
-    func save(_ profiles: [String: ConnectionProfile]) throws {
-        let url = URL(fileURLWithPath: path)
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data((try Output.encode(File(connections: profiles)) + "\n").utf8).write(to: url, options: .atomic)
-        } catch {
-            throw Failure(.input, "cannot write the connection profiles to \(path): \(error)")
-        }
-    }
-}
+import McuMgrTools
 
 extension MCUmgr {
     /// `mcumgr conn`: named connection profiles, used with `-c NAME`.
@@ -100,27 +46,27 @@ extension MCUmgr.Conn {
                 switch parts[0].lowercased() {
                 case "type": type = value
                 case "connstring": connString = value
-                default: throw Failure(.usage, "unknown profile setting '\(parts[0])'; use type= and connstring=")
+                default: throw CommandFailure(.usage, "unknown profile setting '\(parts[0])'; use type= and connstring=")
                 }
             }
-            let target: ConnectionTarget
+            let spec: ConnectionSpec
             if type != nil || connString != nil {
                 guard global.udp == nil, global.ble == nil, !global.sim, !global.bleScan, global.connType == nil else {
-                    throw Failure(.usage, "give the connection either as options or as type=/connstring=, not both")
+                    throw CommandFailure(.usage, "give the connection either as options or as type=/connstring=, not both")
                 }
-                target = try ConnectionTarget.parse(type: type ?? "udp", connString: connString)
+                spec = try ConnectionSpec(type: type ?? "udp", connString: connString)
             } else {
-                target = try global.target()
-                if target == .simulator(implicit: true) {
-                    throw Failure(.usage, "name the connection to save: --udp HOST[:PORT], --sim, --ble ADDRESS, or type=udp connstring=HOST:PORT")
+                let (given, named) = try global.connection()
+                guard named else {
+                    throw CommandFailure(.usage, "name the connection to save: --udp HOST[:PORT], --sim, --ble ADDRESS, or type=udp connstring=HOST:PORT")
                 }
+                spec = given
             }
-            let store = ProfileStore()
-            var profiles = try store.load()
-            profiles[name] = target.profile
-            try store.save(profiles)
-            try global.output.emit(Done(action: "conn-add", details: ["name": .string(name), "type": .string(target.profile.type), "connstring": target.profile.connstring.map { .string($0) } ?? .null])) {
-                "saved connection '\(name)': \(describe(target.profile))"
+            let profile = ConnectionProfile(spec)
+            try ProfileStore().update { $0.connections[name] = profile }
+            let details: [String: JSONValue] = ["name": .string(name), "type": .string(profile.type), "connstring": profile.connstring.map { .string($0) } ?? .null]
+            try global.output.emit(Done(action: "conn-add", details: details)) {
+                "saved connection '\(name)': \(profile.summary)"
             }
         }
     }
@@ -139,16 +85,14 @@ extension MCUmgr.Conn {
         }
 
         func run() async throws {
-            var profiles = try ProfileStore().load()
+            var profiles = try ProfileStore().load().connections
             if let name {
-                guard let profile = profiles[name] else { throw Failure(.usage, "no connection profile named '\(name)'; list them with 'mcumgr conn show'") }
+                guard let profile = profiles[name] else { throw ProfileStoreError.notFound(name: name, path: nil) }
                 profiles = [name: profile]
             }
             try global.output.emit(Answer(connections: profiles)) {
                 if profiles.isEmpty { return "no connection profiles; add one with 'mcumgr conn add NAME --udp HOST[:PORT]'" }
-                return Format.table(
-                    header: ["name", "type", "connstring"],
-                    rows: profiles.keys.sorted().map { [$0, profiles[$0]!.type, profiles[$0]!.connstring ?? "-"] })
+                return DeviceTables.profiles(profiles)
             }
         }
     }
@@ -163,19 +107,12 @@ extension MCUmgr.Conn {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            let store = ProfileStore()
-            var profiles = try store.load()
-            guard profiles.removeValue(forKey: name) != nil else {
-                throw Failure(.usage, "no connection profile named '\(name)'; list them with 'mcumgr conn show'")
+            try ProfileStore().update { profiles throws(ProfileStoreError) in
+                guard profiles.connections.removeValue(forKey: name) != nil else { throw .notFound(name: name, path: nil) }
             }
-            try store.save(profiles)
             try global.output.emit(Done(action: "conn-remove", details: ["name": .string(name)])) {
                 "removed connection '\(name)'"
             }
         }
     }
-}
-
-private func describe(_ profile: ConnectionProfile) -> String {
-    profile.connstring.map { "type=\(profile.type) connstring=\($0)" } ?? "type=\(profile.type)"
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import McuMgr
 import SMP
+import McuMgrTools
 
 extension MCUmgr {
     /// `mcumgr enum count|list|single N|details`.
@@ -46,7 +47,7 @@ extension MCUmgr.Enum {
         func run() async throws {
             let ids = try await global.withClient { try await EnumerationManager(client: $0).list() }
             try global.output.emit(Answer(groups: ids.map(GroupRecord.init))) {
-                Format.table(header: ["group", "name"], rows: ids.map { ["\($0)", SMPGroup(rawValue: $0).description] }, rightAligned: [0])
+                DeviceTables.groups(ids)
             }
         }
     }
@@ -87,10 +88,7 @@ extension MCUmgr.Enum {
         func run() async throws {
             let details = try await global.withClient { try await EnumerationManager(client: $0).details(groups: groups.isEmpty ? nil : groups) }
             try global.output.emit(GroupDetailsResponse(groups: details)) {
-                Format.table(
-                    header: ["group", "name", "handlers"],
-                    rows: details.map { ["\($0.group)", $0.name ?? SMPGroup(rawValue: $0.group).description, $0.handlers.map(String.init) ?? "-"] },
-                    rightAligned: [0, 2])
+                DeviceTables.groupDetails(details)
             }
         }
     }

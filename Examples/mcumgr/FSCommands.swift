@@ -1,6 +1,7 @@
 import Foundation
 import ArgumentParser
 import McuMgr
+import McuMgrTools
 
 extension MCUmgr {
     /// `mcumgr fs upload|download|status|hash|hashes|close`.
@@ -27,15 +28,14 @@ extension MCUmgr.FS {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            let bytes = try InputFile.read(local)
-            guard !bytes.isEmpty else { throw Failure(.input, "\(local) is empty; there is nothing to upload") }
+            let bytes = try InputFile.readNonEmpty(local)
             let start = ContinuousClock.now
             try await global.withClient { client in
                 try await global.upload(bytes, to: FileUploadTarget(client: client, name: remote), options: chunking)
             }
             let transfer = Transfer(action: "fs-upload", local: local, remote: remote, bytes: bytes.count, since: start)
             try global.output.emit(transfer) {
-                "Done: uploaded \(bytes.count) bytes to \(remote) in \(Format.fixed(transfer.seconds, 2)) s"
+                "Done: uploaded \(bytes.count) bytes to \(remote) in \(TextFormat.fixed(transfer.seconds, 2)) s"
             }
         }
     }
@@ -79,13 +79,13 @@ extension MCUmgr.FS {
                     return try await fs.download(
                         name: remote, to: URL(fileURLWithPath: local), maximumLength: maximumSize, progress: progress)
                 } catch {
-                    throw Failure.from(error)
+                    throw CommandFailure(error)
                 }
             }
             if toStandardOutput { return }
             let transfer = Transfer(action: "fs-download", local: local, remote: remote, bytes: length, since: start)
             try output.emit(transfer) {
-                "Done: downloaded \(length) bytes from \(remote) to \(local) in \(Format.fixed(transfer.seconds, 2)) s"
+                "Done: downloaded \(length) bytes from \(remote) to \(local) in \(TextFormat.fixed(transfer.seconds, 2)) s"
             }
         }
     }
@@ -123,9 +123,7 @@ extension MCUmgr.FS {
 
         func run() async throws {
             let result = try await global.withClient { try await FileSystemManager(client: $0).hash(name: remote, type: type) }
-            // A checksum is printed in 4 bytes (crc32), or 8 when it does not fit; a digest as it is.
-            let wide = if case .checksum(let value) = result.output, value > UInt64(UInt32.max) { true } else { false }
-            let hex = Format.hex(result.output.bytes(size: wide ? 8 : 4))
+            let hex = result.output.description
             try global.output.emit(Answer(name: remote, type: result.type, offset: result.offset, length: result.length, output: hex)) {
                 "\(result.type) \(remote)\(result.length.map { " (\($0) bytes)" } ?? ""): \(hex)"
             }
@@ -141,10 +139,7 @@ extension MCUmgr.FS {
         func run() async throws {
             let types = try await global.withClient { try await FileSystemManager(client: $0).supportedHashes() }
             try global.output.emit(SupportedHashesResponse(types: types)) {
-                Format.table(
-                    header: ["type", "output", "size"],
-                    rows: types.keys.sorted().map { [$0, types[$0]!.isByteString ? "bytes" : "integer", "\(types[$0]!.size)"] },
-                    rightAligned: [2])
+                DeviceTables.hashTypes(types)
             }
         }
     }
@@ -168,7 +163,7 @@ private struct Transfer: Encodable {
     let action: String, local: String, remote: String, bytes: Int, seconds: Double, bytes_per_second: Double
 
     init(action: String, local: String, remote: String, bytes: Int, since start: ContinuousClock.Instant) {
-        let seconds = start.duration(to: .now).inSeconds
+        let seconds = start.duration(to: .now).seconds
         self.action = action
         self.local = local
         self.remote = remote

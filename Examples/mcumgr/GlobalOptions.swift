@@ -1,5 +1,5 @@
 import ArgumentParser
-import SMPUDP
+import McuMgrTools
 
 /// The options every command takes, before or after the subcommand (as with Apache's Go
 /// `mcumgr`): how to reach the device, how long to wait, and how to print.
@@ -65,8 +65,8 @@ struct GlobalOptions: ParsableArguments {
         if let retries, !(0...100).contains(retries) { throw ValidationError("--retries must be 0 to 100") }
         if let tries, !(1...101).contains(tries) { throw ValidationError("--tries must be 1 to 101") }
         if let mtu, !(64...65_507).contains(mtu) { throw ValidationError("--mtu must be 64 to 65507 bytes") }
-        if let udp, UDPEndpoint(device: udp) == nil {
-            throw ValidationError("--udp expects HOST[:PORT] or [IPv6]:PORT, not '\(udp)'")
+        if let udp {
+            do { _ = try ConnectionSpec(udpOption: udp) } catch { throw ValidationError(error.description) }
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import McuMgr
 import SMP
+import McuMgrTools
 
 extension MCUmgr {
     /// `mcumgr image list|upload|test|confirm|erase|slot-info`.
@@ -20,7 +21,7 @@ extension MCUmgr.Image {
 
         func run() async throws {
             let slots = try await global.withClient { try await ImageManager(client: $0).list() }
-            try global.output.emit(ImageTable(slots)) { ImageTable.text(slots) }
+            try global.output.emit(ImageTable(slots)) { ImageTable(slots).text }
         }
     }
 
@@ -64,17 +65,17 @@ extension MCUmgr.Image {
                 let target = ImageUploadTarget(client: client, image: image, sha: mcuboot.fileSHA256, upgrade: upgrade)
                 try await global.upload(mcuboot.bytes, to: target, options: chunking)
             }
-            let seconds = start.duration(to: .now).inSeconds
+            let seconds = start.duration(to: .now).seconds
             let rate = seconds > 0 ? Double(mcuboot.bytes.count) / seconds : 0
             let answer = Answer(
                 file: file, image: image, bytes: mcuboot.bytes.count, version: mcuboot.version.deviceString,
-                hash: Format.hex(mcuboot.hash), sha256: Format.hex(mcuboot.fileSHA256),
+                hash: mcuboot.hash.hexString, sha256: mcuboot.fileSHA256.hexString,
                 seconds: (seconds * 1000).rounded() / 1000, bytes_per_second: rate.rounded())
             try global.output.emit(answer) {
                 """
                 Done: uploaded \(file) (\(mcuboot.bytes.count) bytes, version \(mcuboot.version.deviceString)) to image \(image) \
-                in \(Format.fixed(seconds, 2)) s (\(Format.rate(rate)))
-                hash: \(Format.hex(mcuboot.hash))
+                in \(TextFormat.fixed(seconds, 2)) s (\(TextFormat.rate(rate)))
+                hash: \(mcuboot.hash.hexString)
                 """
             }
         }
@@ -95,7 +96,7 @@ extension MCUmgr.Image {
         func run() async throws {
             let bytes = try parseHash(hash)
             let slots = try await global.withClient { try await ImageManager(client: $0).test(hash: bytes) }
-            try global.output.emit(ImageTable(slots)) { ImageTable.text(slots) }
+            try global.output.emit(ImageTable(slots)) { ImageTable(slots).text }
         }
     }
 
@@ -114,7 +115,7 @@ extension MCUmgr.Image {
         func run() async throws {
             let bytes = try hash.map(parseHash)
             let slots = try await global.withClient { try await ImageManager(client: $0).confirm(hash: bytes) }
-            try global.output.emit(ImageTable(slots)) { ImageTable.text(slots) }
+            try global.output.emit(ImageTable(slots)) { ImageTable(slots).text }
         }
     }
 
@@ -134,7 +135,7 @@ extension MCUmgr.Image {
 
         func run() async throws {
             try await global.withClient { try await ImageManager(client: $0).erase(slot: slot) }
-            try global.output.emit(Done(action: "image-erase", details: ["slot": slot.map { .int($0) } ?? .null])) {
+            try global.output.emit(Done(action: "image-erase", details: ["slot": slot.map { .integer(Int64($0)) } ?? .null])) {
                 "Done: erased slot \(slot.map(String.init) ?? "1")"
             }
         }
@@ -149,12 +150,7 @@ extension MCUmgr.Image {
         func run() async throws {
             let images = try await global.withClient { try await ImageManager(client: $0).slotInfo() }
             try global.output.emit(ImageSlotInfoResponse(images: images)) {
-                Format.table(
-                    header: ["image", "slot", "size", "max_image_size"],
-                    rows: images.flatMap { i in
-                        i.slots.map { ["\(i.image)", "\($0.slot)", "\($0.size)", i.maxImageSize.map(String.init) ?? "-"] }
-                    },
-                    rightAligned: [0, 1, 2, 3])
+                DeviceTables.slotInfo(images)
             }
         }
     }
@@ -162,7 +158,7 @@ extension MCUmgr.Image {
 
 /// A 32-byte image hash from hex text; anything else is a usage error.
 func parseHash(_ text: String) throws -> [UInt8] {
-    guard let bytes = Format.bytes(hex: text), bytes.count == 32 else {
+    guard let bytes = TextFormat.imageHash(text) else {
         throw ValidationError("'\(text)' is not an image hash: expected 64 hex digits, as 'mcumgr image list' shows")
     }
     return bytes

@@ -1,5 +1,6 @@
 import ArgumentParser
 import McuMgr
+import McuMgrTools
 
 extension MCUmgr {
     /// `mcumgr log show|clear|modules|levels|list` (Mynewt's log group; Zephyr answers MGMT_ERR_ENOTSUP).
@@ -35,7 +36,7 @@ extension MCUmgr.Log {
                 LogRecord(name: log.name, type: log.type, entries: log.entries.map { e in
                     let text = e.text
                     return Entry(index: e.index, ts: e.timestamp, level: e.level, module: e.module,
-                                 msg: text ?? Format.hex(e.message), encoding: text == nil ? "hex" : "text")
+                                 msg: text ?? e.message.hexString, encoding: text == nil ? "hex" : "text")
                 })
             }
             try global.output.emit(Answer(logs: records)) {
@@ -74,7 +75,7 @@ extension MCUmgr.Log {
         func run() async throws {
             let modules = try await global.withClient { try await LogManager(client: $0).moduleList() }
             try global.output.emit(Answer(modules: modules)) {
-                Format.table(header: ["module", "id"], rows: modules.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map { [$0.key, "\($0.value)"] }, rightAligned: [1])
+                DeviceTables.logModules(modules)
             }
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import McuMgrTools
 
 /// `mcumgr`: manage a device that speaks SMP (MCUmgr) — images and firmware upgrades, files,
 /// settings, statistics, logs, shell — with the command tree of Apache's Go `mcumgr`.
@@ -47,7 +48,7 @@ enum Main {
                 Console.exit(0)
             }
             let message = MCUmgr.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
-            fail(Failure(.usage, "\(message.droppingPrefix("Error: ")); \(helpHint)"))
+            fail(CommandFailure(.usage, "\(message.droppingPrefix("Error: ")); \(helpHint)"))
         }
         let verbose = (command as? any DeviceCommand)?.global.verbose ?? false
         LoggingSystem.bootstrap { label in
@@ -64,17 +65,23 @@ enum Main {
         } catch let code as ExitCode {
             Console.exit(code.rawValue)
         } catch {
-            if MCUmgr.exitCode(for: error) == .success, !(error is Failure) {
+            if MCUmgr.exitCode(for: error) == .success, !(error is CommandFailure) {
                 Console.out(MCUmgr.fullMessage(for: error))
                 Console.exit(0)
             }
-            fail(Failure.from(error))
+            fail(commandFailure(for: error))
         }
         Console.exit(0)
     }
 
+    /// The failure for any error a command throws: an argument error is a usage error; the rest as `McuMgrTools` maps them.
+    static func commandFailure(for error: any Error) -> CommandFailure {
+        if let error = error as? ValidationError { return CommandFailure(.usage, error.message) }
+        return CommandFailure(error)
+    }
+
     /// Prints the failure in one line and exits with its status.
-    static func fail(_ failure: Failure) -> Never {
+    static func fail(_ failure: CommandFailure) -> Never {
         let line = failure.message.split(whereSeparator: \.isNewline).joined(separator: " ")
         Console.err("mcumgr: error: \(line)")
         Console.exit(failure.status.rawValue)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import McuMgr
+import McuMgrTools
 
 // The OS (default) group, 0: echo, reset, datetime, taskstat, mpstat, params, info, bootloader.
 
@@ -55,18 +56,7 @@ extension MCUmgr {
 
         func run() async throws {
             let tasks = try await global.withClient { try await DefaultManager(client: $0).taskStats() }
-            try global.output.emit(TaskStatsResponse(tasks: tasks)) {
-                let names = tasks.keys.sorted { (tasks[$0]!.taskID, $0) < (tasks[$1]!.taskID, $1) }
-                func n(_ v: Int?) -> String { v.map(String.init) ?? "-" }
-                return Format.table(
-                    header: ["task", "pri", "tid", "state", "runtime", "csw", "stksz", "stkuse", "last_checkin", "next_checkin"],
-                    rows: names.map { name in
-                        let t = tasks[name]!
-                        return [name, "\(t.priority)", "\(t.taskID)", "\(t.state)", t.runtime.map(String.init) ?? "-", n(t.contextSwitches),
-                                n(t.stackSize), n(t.stackUsed), n(t.lastCheckin), n(t.nextCheckin)]
-                    },
-                    rightAligned: Swift.Set(1...9))
-            }
+            try global.output.emit(TaskStatsResponse(tasks: tasks)) { DeviceTables.tasks(tasks) }
         }
     }
 
@@ -80,15 +70,7 @@ extension MCUmgr {
 
         func run() async throws {
             let pools = try await global.withClient { try await DefaultManager(client: $0).memoryPoolStats() }
-            try global.output.emit(Answer(mpools: pools)) {
-                Format.table(
-                    header: ["name", "blksz", "cnt", "free", "min"],
-                    rows: pools.keys.sorted().map { name in
-                        let p = pools[name]!
-                        return [name, "\(p.blockSize)", "\(p.blockCount)", "\(p.freeBlocks)", "\(p.minimumFree)"]
-                    },
-                    rightAligned: [1, 2, 3, 4])
-            }
+            try global.output.emit(Answer(mpools: pools)) { DeviceTables.memoryPools(pools) }
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import McuMgr
+import McuMgrTools
 
 extension MCUmgr {
     /// `mcumgr shell exec ARGS…`.
@@ -43,7 +44,7 @@ extension MCUmgr.Shell {
                 result.output.hasSuffix("\n") ? String(result.output.dropLast()) : result.output
             }
             if result.returnCode != 0 {
-                if check { throw Failure(.device, "the command returned \(result.returnCode)") }
+                if check { throw CommandFailure(.device, "the command returned \(result.returnCode)") }
                 Console.err("mcumgr: the command returned \(result.returnCode)")
             }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import McuMgr
+import McuMgrTools
 
 extension MCUmgr {
     /// `mcumgr stat list | read NAME` (Go: `stat NAME`).
@@ -36,12 +37,7 @@ extension MCUmgr.Stat {
 
         func run() async throws {
             let group = try await global.withClient { try await StatsManager(client: $0).read(group: name) }
-            try global.output.emit(group) {
-                let width = group.fields.values.map { String($0).count }.max() ?? 1
-                return (["stat group: \(group.name)"] + group.fields.keys.sorted().map {
-                    Format.right(String(group.fields[$0]!), max(8, width)) + " " + $0
-                }).joined(separator: "\n")
-            }
+            try global.output.emit(group) { DeviceTables.statistics(group) }
         }
     }
 }

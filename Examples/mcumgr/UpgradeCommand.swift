@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import McuMgr
+import McuMgrTools
 
 extension MCUmgr {
     /// `mcumgr upgrade FILE… [--image-index N …] [--mode …] …`: the whole firmware upgrade flow.
@@ -49,7 +49,7 @@ extension MCUmgr {
             guard FirmwareUpgradeMode(rawValue: mode) != nil else {
                 throw ValidationError("--mode must be test-and-confirm, confirm-only, test-only or upload-only, not '\(mode)'")
             }
-            let plain = files.filter { splitIndex($0).index == nil }
+            let plain = files.filter { ImageFileArgument($0).imageIndex == nil }
             guard imageIndices.isEmpty || imageIndices.count == plain.count else {
                 throw ValidationError("give one --image-index per file without @N (\(plain.count)), not \(imageIndices.count)")
             }
@@ -57,21 +57,8 @@ extension MCUmgr {
             guard swapTime >= 0, resetTimeout > 0 else { throw ValidationError("--swap-time must be 0 or more and --reset-timeout more than 0") }
         }
 
-        /// Splits `FILE@N` into the file and N, unless a file by the whole name exists.
-        private func splitIndex(_ argument: String) -> (path: String, index: Int?) {
-            guard let at = argument.lastIndex(of: "@"), let n = Int(argument[argument.index(after: at)...]),
-                  !FileManager.default.fileExists(atPath: argument) else { return (argument, nil) }
-            return (String(argument[..<at]), n)
-        }
-
         func run() async throws {
-            var images: [FirmwareUpgradeImage] = []
-            var explicit = imageIndices.makeIterator()
-            for (position, argument) in files.enumerated() {
-                let (path, index) = splitIndex(argument)
-                let image = try InputFile.mcubootImage(path)
-                images.append(FirmwareUpgradeImage(index: index ?? explicit.next() ?? position, image: image))
-            }
+            let images = try ImageFileArgument.upgradeImages(files.map { ImageFileArgument($0) }, explicitIndices: imageIndices)
             let configuration = FirmwareUpgradeConfiguration(
                 mode: FirmwareUpgradeMode(rawValue: mode)!, pipelineDepth: chunking.pipelineDepth, byteAlignment: chunking.alignment,
                 eraseAppSettings: eraseSettings, estimatedSwapTime: .seconds(swapTime), resetTimeout: .seconds(resetTimeout),
@@ -84,7 +71,7 @@ extension MCUmgr {
                     switch event {
                     case .stateChanged(let state):
                         for display in displays.values { display.finish() }
-                        if state != .none { output.note("upgrade: \(state.rawValue)") }
+                        if state != .none { output.note("upgrade: \(state)") }
                     case .uploadProgress(let image, let progress):
                         let display = displays[image] ?? ProgressDisplay(label: "image \(image)", fd: output.progressDescriptor)
                         displays[image] = display
@@ -95,18 +82,13 @@ extension MCUmgr {
                 }
                 return try await upgrade.result()
             }
-            let seconds = report.uploadDuration.inSeconds
+            let seconds = report.uploadDuration.seconds
             let answer = Answer(
                 mode: mode, uploaded_images: report.uploadedImages, bytes_uploaded: report.bytesUploaded,
                 seconds: (seconds * 1000).rounded() / 1000, bytes_per_second: report.averageBytesPerSecond.rounded(),
                 resets: report.resets, pipeline_depth: report.pipelineDepth, packet_size: report.packetSize,
                 images: report.slots)
-            try output.emit(answer) {
-                let uploaded = report.uploadedImages.isEmpty
-                    ? "nothing uploaded (the images were already on the device)"
-                    : "uploaded \(report.bytesUploaded) bytes in \(Format.fixed(seconds, 2)) s (\(Format.rate(report.averageBytesPerSecond)))"
-                return "Done: \(uploaded), \(report.resets) reset(s)\n" + ImageTable.text(report.slots)
-            }
+            try output.emit(answer) { "Done: \(report)\n" + ImageTable(report.slots).text }
         }
     }
 }

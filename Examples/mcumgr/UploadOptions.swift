@@ -1,5 +1,6 @@
 import ArgumentParser
 import McuMgr
+import McuMgrTools
 
 /// The chunking options of the commands that upload (`image upload`, `fs upload`, `upgrade`);
 /// what they leave out comes from the device's MCUmgr parameters.

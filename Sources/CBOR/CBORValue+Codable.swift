@@ -1,3 +1,5 @@
+import Hex
+
 /// `CBORValue` as a `Codable` value, so it can sit inside typed requests and responses.
 ///
 /// With `CBOREncoder`/`CBORDecoder` the item passes through unchanged. With other coders
@@ -22,7 +24,7 @@ extension CBORValue: Codable {
             if n < UInt64(Int64.max) { try c.encode(-1 - Int64(n)) } else { try c.encode(-1 - Double(n)) }
         case .bytes(let b):
             var c = encoder.singleValueContainer()
-            try c.encode(hexString(b))
+            try c.encode(b.hexString)
         case .text(let s):
             var c = encoder.singleValueContainer()
             try c.encode(s)

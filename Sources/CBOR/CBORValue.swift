@@ -1,3 +1,5 @@
+import Hex
+
 /// One CBOR data item (RFC 8949), covering every major type.
 ///
 /// Indefinite-length strings, arrays and maps decode to their definite equivalents:
@@ -157,7 +159,7 @@ extension CBORValue: CustomStringConvertible {
         switch self {
         case .unsigned(let n): return String(n)
         case .negative(let n): return n == UInt64.max ? "-18446744073709551616" : "-\(n + 1)"
-        case .bytes(let b): return "h'" + hexString(b) + "'"
+        case .bytes(let b): return "h'" + b.hexString + "'"
         case .text(let s): return "\"" + s.replacingOccurrencesOfQuote() + "\""
         case .array(let a): return "[" + a.map(\.description).joined(separator: ", ") + "]"
         case .map(let m): return "{" + m.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
@@ -172,18 +174,6 @@ extension CBORValue: CustomStringConvertible {
             return String(d)
         }
     }
-}
-
-/// Lowercase hex digits of `bytes`, two per byte.
-func hexString(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count * 2)
-    for byte in bytes {
-        out.append(digits[Int(byte >> 4)])
-        out.append(digits[Int(byte & 0x0f)])
-    }
-    return String(decoding: out, as: UTF8.self)
 }
 
 extension String {

@@ -28,17 +28,6 @@ extension Array where Element == UInt8 {
     }
 }
 
-/// Lower-case hexadecimal of `bytes` (for messages).
-func hexString(_ bytes: some Sequence<UInt8>) -> String {
-    let digits = Array("0123456789abcdef")
-    var result = ""
-    for byte in bytes {
-        result.append(digits[Int(byte >> 4)])
-        result.append(digits[Int(byte & 0x0f)])
-    }
-    return result
-}
-
 /// `0x`-prefixed hexadecimal of `value`, zero-padded to `width` digits (for messages).
 func hex<T: BinaryInteger>(_ value: T, width: Int = 2) -> String {
     let digits = String(value, radix: 16)

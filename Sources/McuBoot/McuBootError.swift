@@ -1,3 +1,5 @@
+import Hex
+
 /// Why an MCUboot image was refused, or why building or verifying one failed.
 ///
 /// Each case's ``description`` names the problem and what to do about it.
@@ -101,8 +103,8 @@ public enum McuBootError: Error, Equatable, Sendable, CustomStringConvertible {
             return "Corrupt MCUboot image: hash TLV \(type) is \(length) bytes long, which does not fit its "
                 + "algorithm. Re-create the image with imgtool."
         case .hashMismatch(let expected, let actual):
-            return "MCUboot image hash mismatch: the image says \(hexString(expected)) but its contents hash to "
-                + "\(hexString(actual)). The file was altered or corrupted after signing; build and sign it again."
+            return "MCUboot image hash mismatch: the image says \(expected.hexString) but its contents hash to "
+                + "\(actual.hexString). The file was altered or corrupted after signing; build and sign it again."
         case .missingSignature:
             return "MCUboot image is not signed (no signature TLV). Sign it with imgtool sign --key, or skip "
                 + "signature verification."

@@ -3,6 +3,7 @@ import SMP
 import CBOR
 import Foundation
 import McuMgr
+import SMP
 import Testing
 
 /// Request bodies encode to the bytes of smp-reference §8 (canonical CBOR, as cbor2 writes it).

@@ -1,4 +1,5 @@
 import CBOR
+import Hex
 
 /// File hash/checksum request (group 8, command 2): `{"name", "type"?, "off"?, "len"?}`.
 public struct FileHashRequest: Codable, Sendable, Equatable {
@@ -89,4 +90,14 @@ public struct FileHash: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey { case type, offset = "off", length = "len", output }
+}
+
+extension FileHash.Output: CustomStringConvertible {
+    /// Hex: a digest as it is, a checksum in 4 big-endian bytes (8 when it does not fit), e.g. `cbf43926`.
+    public var description: String {
+        switch self {
+        case .digest(let bytes): return bytes.hexString
+        case .checksum(let value): return bytes(size: value > UInt64(UInt32.max) ? 8 : 4).hexString
+        }
+    }
 }

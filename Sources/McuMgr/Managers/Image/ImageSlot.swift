@@ -1,3 +1,5 @@
+import Hex
+
 /// One slot of the device's image table (image group command 0, state read).
 ///
 /// Flags a device leaves out (Zephyr's "frugal list" sends only true ones) read as `false`;
@@ -68,5 +70,17 @@ public struct ImageSlot: Codable, Sendable, Equatable, Hashable {
 
     private enum CodingKeys: String, CodingKey {
         case image, slot, version, hash, bootable, pending, confirmed, active, permanent
+    }
+}
+
+extension ImageSlot: CustomStringConvertible {
+    /// The flags that are set, in the order Go `mcumgr` prints them: active, confirmed, pending, permanent.
+    public var flagNames: [String] {
+        [("active", active), ("confirmed", confirmed), ("pending", pending), ("permanent", permanent)].filter(\.1).map(\.0)
+    }
+
+    /// One line: `image=0 slot=1 version=1.2.0 bootable=true flags=pending hash=<64 hex digits>`.
+    public var description: String {
+        "image=\(image) slot=\(slot) version=\(version) bootable=\(bootable) flags=\(flagNames.joined(separator: ",")) hash=\(hash.hexString)"
     }
 }

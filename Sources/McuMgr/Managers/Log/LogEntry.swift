@@ -1,4 +1,5 @@
 import CBOR
+import Hex
 
 /// One log entry from log show (group 4, command 0), Mynewt's shape.
 public struct LogEntry: Codable, Sendable, Equatable {
@@ -60,5 +61,12 @@ public struct LogEntry: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case message = "msg", timestamp = "ts", level, index, module, type
+    }
+}
+
+extension LogEntry: CustomStringConvertible {
+    /// `[3] ts=1000 level=1 module=0 the text` (the message as hex when it is not text).
+    public var description: String {
+        "[\(index)] ts=\(timestamp) level=\(level) module=\(module) \(text ?? message.hexString)"
     }
 }

@@ -50,3 +50,11 @@ public struct BootloaderInfoResponse: Codable, Sendable, Equatable {
         case bootloader, mode, noDowngrade = "no-downgrade"
     }
 }
+
+extension BootloaderInfo: CustomStringConvertible {
+    /// `MCUboot, mode 3 (swap using move), downgrades allowed`; `unknown` for what the device did not say.
+    public var description: String {
+        let mode = self.mode.map { "mode \($0) (\(bootloaderMode?.description ?? "unknown"))" } ?? "mode unknown"
+        return "\(name ?? "unknown bootloader"), \(mode), \(noDowngrade ? "downgrades refused" : "downgrades allowed")"
+    }
+}

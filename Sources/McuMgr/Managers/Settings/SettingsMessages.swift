@@ -1,3 +1,5 @@
+import Hex
+
 /// Settings read request (group 3, command 0, read): `{"name": key, "max_size": uint (optional)}`.
 public struct SettingsReadRequest: Codable, Sendable, Equatable {
     /// The setting's key, e.g. `"app/name"`.
@@ -83,4 +85,11 @@ public struct SettingsDeleteRequest: Codable, Sendable, Equatable {
 
     /// Makes a request.
     public init(name: String) { self.name = name }
+}
+
+extension SettingValue: CustomStringConvertible {
+    /// The value as text when it is valid UTF-8, else as hex with a `0x` prefix.
+    public var description: String {
+        String(validating: value, as: UTF8.self) ?? "0x" + value.hexString
+    }
 }

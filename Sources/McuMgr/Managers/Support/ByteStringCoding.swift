@@ -1,4 +1,5 @@
 import CBOR
+import Hex
 
 // Byte strings in Codable models: `[UInt8]` fields go on the wire as CBOR byte strings (major
 // type 2), not as arrays of integers. Through `CBORValue`'s own Codable form, a non-CBOR coder
@@ -37,32 +38,5 @@ extension KeyedEncodingContainer {
     /// Writes `bytes` as a byte string when it is not `nil`; leaves the key out otherwise.
     mutating func encodeByteStringIfPresent(_ bytes: [UInt8]?, forKey key: Key) throws {
         if let bytes { try encodeByteString(bytes, forKey: key) }
-    }
-}
-
-extension Array where Element == UInt8 {
-    /// Parses hex text (two digits a byte, either case, nothing between), such as an image hash
-    /// as `image list` prints it; `nil` for anything else.
-    public init?(hex text: String) {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = hexNibble(digits[index]), let low = hexNibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        self = bytes
-    }
-}
-
-private func hexNibble(_ digit: UInt8) -> UInt8? {
-    switch digit {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): return digit - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): return digit - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): return digit - UInt8(ascii: "A") + 10
-    default: return nil
     }
 }

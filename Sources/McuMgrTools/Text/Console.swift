@@ -6,16 +6,16 @@ import Musl
 import Darwin
 #endif
 
-/// Unbuffered output on standard output and standard error, shared by the commands and the
-/// progress display so that their lines never interleave out of order.
-enum Console {
+/// Unbuffered output on standard output and standard error, shared by a program's messages and
+/// its progress display so that their lines never interleave out of order.
+public enum Console {
     /// Standard output's file descriptor.
-    static let standardOutput: Int32 = 1
+    public static let standardOutput: Int32 = 1
     /// Standard error's file descriptor.
-    static let standardError: Int32 = 2
+    public static let standardError: Int32 = 2
 
-    /// Writes `text` as it is to `fd`.
-    static func write(_ text: String, to fd: Int32) {
+    /// Writes `text` as it is to `fd` (retrying after interruptions; stops quietly when `fd` is closed).
+    public static func write(_ text: String, to fd: Int32) {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
@@ -35,22 +35,22 @@ enum Console {
     }
 
     /// Writes `line` and a newline to standard output.
-    static func out(_ line: String) {
+    public static func out(_ line: String) {
         write(line + "\n", to: standardOutput)
     }
 
     /// Writes `line` and a newline to standard error.
-    static func err(_ line: String) {
+    public static func err(_ line: String) {
         write(line + "\n", to: standardError)
     }
 
     /// Whether `fd` is a terminal.
-    static func isTerminal(_ fd: Int32) -> Bool {
+    public static func isTerminal(_ fd: Int32) -> Bool {
         isatty(fd) == 1
     }
 
     /// Ends the process with `status`.
-    static func exit(_ status: Int32) -> Never {
+    public static func exit(_ status: Int32) -> Never {
         #if canImport(Glibc)
         Glibc.exit(status)
         #elseif canImport(Musl)

@@ -1,0 +1,146 @@
+import Logging
+import SMP
+
+/// Turns a ``ConnectionSpec`` into a connected transport and an `SMPClient` on it.
+///
+/// One connector is registered per ``TransportKind``. ``standard`` holds the transports this
+/// build has (UDP and the built-in simulator); a kind without a connector fails with
+/// ``ConnectionError/transportUnavailable(_:)``. A new transport plugs in with one entry:
+///
+/// ```swift
+/// var factory = ConnectionFactory.standard
+/// factory.register(.serial) { spec, options in
+///     guard case .serial(let parameters) = spec else { throw .unsupported(spec) }
+///     let transport = SerialTransport(path: parameters.device, baudRate: parameters.baudRate ?? 115_200)
+///     try await ConnectionFactory.open(transport, spec: spec)
+///     return transport
+/// }
+/// ```
+public struct ConnectionFactory: Sendable {
+    /// Makes a connected transport for a spec of the kind it was registered for.
+    public typealias Connector = @Sendable (ConnectionSpec, ConnectionOptions) async throws(ConnectionError) -> any SMPTransport
+
+    private var connectors: [TransportKind: Connector] = [:]
+
+    /// A factory with no connectors.
+    public init() {}
+
+    /// Registers (or replaces) the connector for `kind`.
+    public mutating func register(_ kind: TransportKind, connector: @escaping Connector) {
+        connectors[kind] = connector
+    }
+
+    /// Whether a connector for `kind` is registered.
+    public func isAvailable(_ kind: TransportKind) -> Bool {
+        connectors[kind] != nil
+    }
+
+    /// A connected transport to the device `spec` names.
+    public func makeTransport(_ spec: ConnectionSpec, options: ConnectionOptions = ConnectionOptions()) async throws(ConnectionError) -> any SMPTransport {
+        guard let connector = connectors[spec.kind] else { throw .transportUnavailable(spec.kind) }
+        return try await connector(spec, options)
+    }
+
+    /// A session to the device `spec` names; close it with ``DeviceConnection/close()``.
+    public func connect(_ spec: ConnectionSpec, options: ConnectionOptions = ConnectionOptions()) async throws(ConnectionError) -> DeviceConnection {
+        let transport = try await makeTransport(spec, options: options)
+        let client = SMPClient(transport: transport, configuration: options.clientConfiguration, clock: options.clock, logger: options.logger)
+        return DeviceConnection(spec: spec, transport: transport, client: client)
+    }
+
+    /// Connects, runs `body` with the session, and closes the session whether `body` succeeds or throws.
+    public func withClient<T>(
+        _ spec: ConnectionSpec, options: ConnectionOptions = ConnectionOptions(), _ body: (SMPClient) async throws -> T
+    ) async throws -> T {
+        let connection = try await connect(spec, options: options)
+        do {
+            let result = try await body(connection.client)
+            await connection.close()
+            return result
+        } catch {
+            await connection.close()
+            throw error
+        }
+    }
+
+    /// Brings `transport` up for `spec`, turning a failure into ``ConnectionError/connectFailed(_:reason:)``;
+    /// for connectors.
+    public static func open(_ transport: some SMPTransport, spec: ConnectionSpec) async throws(ConnectionError) {
+        do {
+            try await transport.connect()
+        } catch {
+            throw .connectFailed(spec, reason: error)
+        }
+    }
+}
+
+/// What every connection takes besides its spec: packet size, session timing, clock, logging.
+public struct ConnectionOptions: Sendable {
+    /// The largest SMP packet to send (`--mtu`); `nil` for the transport's default.
+    public var maximumPacketSize: Int?
+    /// The session's timeout, retries, window and reconnect policy.
+    public var clientConfiguration: SMPClient.Configuration
+    /// The session's time source (virtual time in tests).
+    public var clock: SMPClock
+    /// Where the session logs frames (`-v`).
+    public var logger: Logger
+
+    /// Makes the options.
+    public init(
+        maximumPacketSize: Int? = nil, clientConfiguration: SMPClient.Configuration = SMPClient.Configuration(),
+        clock: SMPClock = .continuous, logger: Logger = Logger(label: "smp")
+    ) {
+        self.maximumPacketSize = maximumPacketSize
+        self.clientConfiguration = clientConfiguration
+        self.clock = clock
+        self.logger = logger
+    }
+}
+
+/// A session to a device and what it was opened from.
+public struct DeviceConnection: Sendable {
+    /// The spec the connection was made from.
+    public let spec: ConnectionSpec
+    /// The connected transport under the session.
+    public let transport: any SMPTransport
+    /// The session.
+    public let client: SMPClient
+
+    /// Closes the session and its transport.
+    public func close() async {
+        await client.close()
+    }
+}
+
+/// Why a connection could not be made. ``CommandFailure`` maps every case to exit status 3.
+public enum ConnectionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No connector for this kind of transport in this build.
+    case transportUnavailable(TransportKind)
+    /// The transport could not be brought up.
+    case connectFailed(ConnectionSpec, reason: SMPTransportError)
+    /// A connector was handed a spec of another kind (a registration mistake).
+    case unsupported(ConnectionSpec)
+
+    /// What failed, and what to use instead.
+    public var description: String {
+        let alternatives = "use --udp HOST[:PORT], or --sim to try the built-in simulator"
+        switch self {
+        case .transportUnavailable(.ble), .transportUnavailable(.hci):
+            return "Bluetooth LE is not available in this build of mcumgr yet; \(alternatives)"
+        case .transportUnavailable(.serial):
+            return "serial ports are not available in this build of mcumgr yet; \(alternatives)"
+        case .transportUnavailable(let kind):
+            return "\(kind) is not available in this build of mcumgr; \(alternatives)"
+        case .connectFailed(.udp(let endpoint), let reason):
+            return "cannot reach \(endpoint) over UDP: \(reason)"
+        case .connectFailed(.simulator, let reason):
+            return "cannot start the built-in simulator: \(reason)"
+        case .connectFailed(.serial(let parameters), let reason):
+            return "cannot open \(parameters.device): \(reason)"
+        case .connectFailed(let spec, let reason):
+            return "cannot reach the device over \(spec.kind) (\(spec.connectionString ?? spec.typeName)): \(reason)"
+        case .unsupported(let spec):
+            return "no connector for \(spec.kind) connections (\(spec.typeName)) is registered correctly"
+        }
+    }
+}

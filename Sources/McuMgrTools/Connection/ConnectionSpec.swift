@@ -1,0 +1,147 @@
+import SMPUDP
+
+/// How to reach a device: a transport kind and its parameters, parsed from command-line options,
+/// from Go `mcumgr`'s `--conntype`/`--connstring`, or from a saved profile.
+///
+/// A spec is only a description; ``ConnectionFactory`` turns it into a connected transport.
+public enum ConnectionSpec: Sendable, Hashable {
+    /// A device (or `mcumgr-sim`) over UDP.
+    case udp(UDPEndpoint)
+    /// A device over Bluetooth LE, through BlueZ's kernel sockets or, with a controller, our own LE host over HCI.
+    case ble(BLEConnectionParameters)
+    /// A device on a serial port (Zephyr's SMP console framing, or raw).
+    case serial(SerialConnectionParameters)
+    /// The built-in simulated device, in memory.
+    case simulator
+
+    /// The kind of transport the spec needs; ``ConnectionFactory`` keeps one connector per kind.
+    public var kind: TransportKind {
+        switch self {
+        case .udp: return .udp
+        case .ble(let parameters): return parameters.controller == nil ? .ble : .hci
+        case .serial: return .serial
+        case .simulator: return .simulator
+        }
+    }
+}
+
+/// The kinds of transport a ``ConnectionSpec`` can name.
+public enum TransportKind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// UDP (SwiftNIO).
+    case udp
+    /// Bluetooth LE through the kernel's L2CAP sockets (BlueZ).
+    case ble
+    /// Bluetooth LE through our own LE host on an HCI controller (user channel, UART or TCP).
+    case hci
+    /// A serial port or pseudo-terminal.
+    case serial
+    /// The built-in simulated device.
+    case simulator
+
+    /// A name for messages: `UDP`, `Bluetooth LE`, `Bluetooth LE over HCI`, `serial`, `the built-in simulator`.
+    public var description: String {
+        switch self {
+        case .udp: return "UDP"
+        case .ble: return "Bluetooth LE"
+        case .hci: return "Bluetooth LE over HCI"
+        case .serial: return "serial"
+        case .simulator: return "the built-in simulator"
+        }
+    }
+}
+
+/// Which Bluetooth LE device to connect to, and how.
+public struct BLEConnectionParameters: Sendable, Hashable {
+    /// The device: by address, by advertised name, or the first SMP device a scan finds.
+    public var peer: BLEPeer
+    /// The address's type; `nil` lets the transport choose (public, then random).
+    public var addressType: BLEAddressType?
+    /// The local adapter, by name (`hci0`) or address; `nil` for the default one.
+    public var adapter: String?
+    /// The link's security level; `nil` for the transport's default (low).
+    public var security: BLESecurity?
+    /// An HCI controller for our own LE host; `nil` uses the kernel's Bluetooth stack.
+    public var controller: HCIController?
+
+    /// Makes the parameters.
+    public init(
+        peer: BLEPeer, addressType: BLEAddressType? = nil, adapter: String? = nil, security: BLESecurity? = nil,
+        controller: HCIController? = nil
+    ) {
+        self.peer = peer
+        self.addressType = addressType
+        self.adapter = adapter
+        self.security = security
+        self.controller = controller
+    }
+}
+
+/// A Bluetooth LE device as a user names it.
+public enum BLEPeer: Sendable, Hashable {
+    /// A device address, six hex bytes with colons, upper case: `AA:BB:CC:DD:EE:FF`.
+    case address(String)
+    /// The name the device advertises.
+    case name(String)
+    /// The first device a scan finds that advertises the SMP service.
+    case scan
+}
+
+/// The type of a Bluetooth LE device address.
+public enum BLEAddressType: String, Sendable, Hashable, CaseIterable {
+    /// A public (IEEE-assigned) address.
+    case `public`
+    /// A random (static or private) address.
+    case random
+}
+
+/// A Bluetooth LE link's security level, as BlueZ's `BT_SECURITY` names it.
+public enum BLESecurity: String, Sendable, Hashable, CaseIterable {
+    /// No encryption.
+    case low
+    /// Encrypted, unauthenticated pairing.
+    case medium
+    /// Encrypted, authenticated pairing.
+    case high
+}
+
+/// An HCI controller for our own LE host: `tcp:HOST:PORT`, `serial:PATH[@BAUD]` or `user:N`.
+public enum HCIController: Sendable, Hashable, CustomStringConvertible {
+    /// A virtual controller over TCP (e.g. bumble's), at `host` and `port`.
+    case tcp(host: String, port: Int)
+    /// A UART controller (e.g. Nordic's `hci_uart` firmware); `baudRate` `nil` for the transport's default.
+    case serial(path: String, baudRate: Int?)
+    /// The Linux HCI user channel of adapter `index` (`hci0` is 0); the adapter must be down.
+    case userChannel(index: Int)
+
+    /// The controller in its connection-string form, e.g. `tcp:127.0.0.1:9001`.
+    public var description: String {
+        switch self {
+        case .tcp(let host, let port): return "tcp:" + UDPEndpoint(host: host, port: port).description
+        case .serial(let path, let baud): return "serial:\(path)" + (baud.map { "@\($0)" } ?? "")
+        case .userChannel(let index): return "user:\(index)"
+        }
+    }
+}
+
+/// Which serial port to open, and how.
+public struct SerialConnectionParameters: Sendable, Hashable {
+    /// The device path, e.g. `/dev/ttyACM0`.
+    public var device: String
+    /// The baud rate; `nil` for the transport's default (115200).
+    public var baudRate: Int?
+    /// The largest SMP packet to send (Go `mcumgr`'s `mtu`); `nil` for the transport's default.
+    public var maximumPacketSize: Int?
+    /// The console line length a frame may fill (Zephyr's default is 127); `nil` for the default.
+    public var lineLength: Int?
+    /// Unframed SMP packets on the wire instead of the console framing.
+    public var raw: Bool
+
+    /// Makes the parameters.
+    public init(device: String, baudRate: Int? = nil, maximumPacketSize: Int? = nil, lineLength: Int? = nil, raw: Bool = false) {
+        self.device = device
+        self.baudRate = baudRate
+        self.maximumPacketSize = maximumPacketSize
+        self.lineLength = lineLength
+        self.raw = raw
+    }
+}

@@ -1,0 +1,51 @@
+import Logging
+import SMP
+import SMPSimulator
+import SMPTestSupport
+import SMPUDP
+
+extension ConnectionFactory {
+    /// The transports of this build: UDP and the built-in simulator. Bluetooth LE (`SMPBLE`, kinds
+    /// `.ble` and `.hci`) and serial (`SMPSerial`, kind `.serial`) register here, one entry each,
+    /// when their targets land; until then their specs parse and connecting says they are not available.
+    public static var standard: ConnectionFactory {
+        var factory = ConnectionFactory()
+        factory.register(.udp, connector: connectUDP)
+        factory.register(.simulator, connector: connectSimulator)
+        return factory
+    }
+
+    /// A UDP transport (SwiftNIO) to the spec's endpoint, with `--mtu` as its datagram size.
+    @Sendable static func connectUDP(_ spec: ConnectionSpec, _ options: ConnectionOptions) async throws(ConnectionError) -> any SMPTransport {
+        guard case .udp(let endpoint) = spec else { throw .unsupported(spec) }
+        let transport = UDPTransport(
+            host: endpoint.host, port: endpoint.port, maximumPacketSize: options.maximumPacketSize ?? UDPTransport.defaultMaximumPacketSize)
+        try await open(transport, spec: spec)
+        return transport
+    }
+
+    /// A fresh built-in simulated device, reached in memory.
+    @Sendable static func connectSimulator(_ spec: ConnectionSpec, _ options: ConnectionOptions) async throws(ConnectionError) -> any SMPTransport {
+        guard case .simulator = spec else { throw .unsupported(spec) }
+        let transport = await BuiltInSimulator.makeTransport(maximumPacketSize: options.maximumPacketSize)
+        try await open(transport, spec: spec)
+        return transport
+    }
+}
+
+/// The in-process simulated device behind `--sim`: a fresh `mcumgr-sim` with its defaults
+/// (two images running version 1.0.0 in slot 0, empty secondary slots), reached in memory.
+/// Nothing it holds outlives the connection.
+public enum BuiltInSimulator {
+    /// The version of the images the simulated device runs.
+    public static let runningVersion = ImageVersion(1, 0, 0)
+
+    /// Makes the device and a loopback transport to it (not yet connected).
+    public static func makeTransport(maximumPacketSize: Int?) async -> LoopbackTransport {
+        var deviceLogger = Logger(label: "mcumgr.sim")
+        deviceLogger.logLevel = .warning
+        let device = SimulatedDevice(logger: deviceLogger)
+        await device.installRunningImages(version: runningVersion, payloadSize: 65_536)
+        return await device.makeLoopbackTransport(maximumPacketSize: maximumPacketSize)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import McuBoot
+
+/// Reading the local files a command works on, with typed errors
+/// (``CommandFailure`` maps them all to exit status 4).
+public enum InputFile {
+    /// The bytes of the file at `path`.
+    public static func read(_ path: String) throws(InputFileError) -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .missing(path) }
+        guard !isDirectory.boolValue else { throw .directory(path) }
+        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path) }
+        return [UInt8](data)
+    }
+
+    /// The bytes of the file at `path`, which must not be empty (a file to upload).
+    public static func readNonEmpty(_ path: String) throws(InputFileError) -> [UInt8] {
+        let bytes = try read(path)
+        guard !bytes.isEmpty else { throw .empty(path) }
+        return bytes
+    }
+
+    /// The MCUboot image in the file at `path`, parsed and with its hash checked, ready to upload.
+    public static func mcubootImage(_ path: String) throws(InputFileError) -> McuBootImage {
+        let bytes = try read(path)
+        do {
+            let image = try McuBootImage(bytes: bytes)
+            try image.verifyHash()
+            return image
+        } catch .hashMismatch(let expected, let actual) {
+            throw .hashMismatch(path, expected: expected, actual: actual)
+        } catch {
+            throw .notAnImage(path, error)
+        }
+    }
+}
+
+/// Why a local file could not be used.
+public enum InputFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Nothing exists at the path.
+    case missing(String)
+    /// The path is a directory.
+    case directory(String)
+    /// The file exists but cannot be read (permissions, a socket, an I/O error).
+    case unreadable(String)
+    /// The file is empty, and there is nothing to upload.
+    case empty(String)
+    /// The file is not an MCUboot image (too short, wrong magic, broken TLVs …).
+    case notAnImage(String, McuBootError)
+    /// The image's contents do not hash to the hash it carries: altered or corrupted after signing.
+    case hashMismatch(String, expected: [UInt8], actual: [UInt8])
+
+    /// The file's path.
+    public var path: String {
+        switch self {
+        case .missing(let path), .directory(let path), .unreadable(let path), .empty(let path),
+             .notAnImage(let path, _), .hashMismatch(let path, _, _):
+            return path
+        }
+    }
+
+    /// What is wrong with the file and what to do.
+    public var description: String {
+        let rebuild = "build it with MCUboot signing (e.g. imgtool sign)"
+        switch self {
+        case .missing(let path): return "no such file: \(path); check the path"
+        case .directory(let path): return "\(path) is a directory, not a file"
+        case .unreadable(let path): return "cannot read \(path); check its permissions"
+        case .empty(let path): return "\(path) is empty; there is nothing to upload"
+        case .notAnImage(let path, let error): return "\(path) is not a valid MCUboot image: \(error); \(rebuild)"
+        case .hashMismatch(let path, let expected, let actual):
+            return "\(path) is not a valid MCUboot image: \(McuBootError.hashMismatch(expected: expected, actual: actual)); \(rebuild)"
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Hex
+import McuMgr
+import McuMgrTools
+import Testing
+
+/// The one hex helper, and the lenient forms people type.
+@Suite("Hex")
+struct HexTests {
+    @Test("bytes to lowercase hex and back")
+    func roundTrip() throws {
+        let bytes: [UInt8] = [0x00, 0x0f, 0x10, 0xab, 0xff]
+        #expect(bytes.hexString == "000f10abff")
+        #expect([UInt8](hex: "000F10abFF") == bytes)
+        #expect([UInt8]().hexString == "")
+        #expect([UInt8](hex: "") == [])
+        let all = (0...255).map { UInt8($0) }
+        #expect([UInt8](hex: all.hexString) == all)
+        #expect(all[1...3].hexString == "010203")
+    }
+
+    @Test("anything but pairs of hex digits is refused", arguments: ["0", "0g", "0x00", "00 11", "zz"])
+    func invalid(text: String) {
+        #expect([UInt8](hex: text) == nil)
+    }
+
+    @Test("typed forms: 0x prefix, spaces and colons; image hashes are exactly 32 bytes")
+    func lenient() {
+        #expect(TextFormat.bytes(hex: "0x01:ff 10") == [0x01, 0xff, 0x10])
+        #expect(TextFormat.bytes(hex: "xyz") == nil)
+        let hash = String(repeating: "ab", count: 32)
+        #expect(TextFormat.imageHash(hash.uppercased()) == [UInt8](repeating: 0xab, count: 32))
+        #expect(TextFormat.imageHash(String(hash.dropLast(2))) == nil)
+        #expect(TextFormat.printableText(Array("a\tb\n".utf8)) == "a\tb\n")
+        #expect(TextFormat.printableText([0x00, 0x41]) == nil)
+        #expect(TextFormat.printableText([0xff]) == nil)
+    }
+}

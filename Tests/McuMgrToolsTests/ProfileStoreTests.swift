@@ -1,0 +1,163 @@
+import Foundation
+import McuMgrTools
+import SMPUDP
+import Testing
+
+/// The profiles file: where it is, its documented format, round trips, and keys it does not know.
+@Suite("Connection profiles")
+struct ProfileStoreTests {
+    @Test("the file's place: $MCUMGR_CONFIG_DIR, else $XDG_CONFIG_HOME/mcumgr, else ~/.config/mcumgr")
+    func location() {
+        #expect(ProfileStore(environment: ["MCUMGR_CONFIG_DIR": "/a", "XDG_CONFIG_HOME": "/b", "HOME": "/c"]).path == "/a/connections.json")
+        #expect(ProfileStore(environment: ["MCUMGR_CONFIG_DIR": "", "XDG_CONFIG_HOME": "/b", "HOME": "/c"]).path == "/b/mcumgr/connections.json")
+        #expect(ProfileStore(environment: ["HOME": "/c"]).path == "/c/.config/mcumgr/connections.json")
+    }
+
+    @Test("a missing file holds no profiles")
+    func missingFile() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let profiles = try ProfileStore(path: dir.appendingPathComponent("none/connections.json").path).load()
+        #expect(profiles == ConnectionProfiles())
+        #expect(profiles.version == 1)
+    }
+
+    @Test("every kind of transport round-trips through the file, and Python's json reads what we wrote")
+    func roundTrip() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = ProfileStore(path: dir.appendingPathComponent("sub/connections.json").path)
+        let specs: [String: ConnectionSpec] = [
+            "board": .udp(UDPEndpoint(host: "192.0.2.1", port: 1337)),
+            "v6": .udp(UDPEndpoint(host: "::1", port: 9000)),
+            "nrf": .ble(BLEConnectionParameters(peer: .address("C0:FF:EE:00:11:22"), addressType: .random, adapter: "hci0", security: .medium)),
+            "bumble": .ble(BLEConnectionParameters(peer: .name("smp-peripheral"), controller: .tcp(host: "127.0.0.1", port: 9001))),
+            "uart": .serial(SerialConnectionParameters(device: "/dev/ttyACM0", baudRate: 1_000_000, lineLength: 512, raw: false)),
+            "recovery": .serial(SerialConnectionParameters(device: "/dev/ttyUSB0", raw: true)),
+            "sim": .simulator,
+        ]
+        try store.save(ConnectionProfiles(connections: specs.mapValues { ConnectionProfile($0) }))
+        let loaded = try store.load()
+        #expect(loaded.version == ConnectionProfiles.currentVersion)
+        #expect(try loaded.connections.mapValues { try $0.spec() } == specs)
+
+        let summary = try python("""
+            import json, sys
+            d = json.load(open(sys.argv[1]))
+            print(d["version"], ";".join(f"{k}={v['type']}|{v.get('connstring', '-')}" for k, v in sorted(d["connections"].items())))
+            """, [store.path])
+        #expect(summary == """
+            1 board=udp|192.0.2.1:1337;bumble=ble|peer_name=smp-peripheral,hci=tcp:127.0.0.1:9001;\
+            nrf=ble|peer_id=C0:FF:EE:00:11:22,addr_type=random,ctlr_name=hci0,security=medium;\
+            recovery=serial|dev=/dev/ttyUSB0,raw=true;sim=sim|-;\
+            uart=serial|dev=/dev/ttyACM0,baud=1000000,line_length=512;v6=udp|[::1]:9000
+
+            """)
+    }
+
+    @Test("a hand-written file in the documented format, with keys this version does not know, is read and kept")
+    func handWritten() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("connections.json").path
+        try """
+            {
+              "version": 1,
+              "comment": "lab benches",
+              "connections": {
+                "bench":  { "type": "udp",    "connstring": "[192.0.2.7]:1337", "note": "rack 3", "tags": ["a", 1, 2.5, true, null] },
+                "desk":   { "type": "serial", "connstring": "dev=/dev/ttyACM0, baud=115200, mtu=256" },
+                "phone":  { "type": "ble",    "connstring": "peer_name=Zephyr SMP,security=high" },
+                "dongle": { "type": "ble",    "connstring": "peer_id=c0:ff:ee:00:11:22,hci=user:0" },
+                "sim":    { "type": "sim" }
+              }
+            }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let store = ProfileStore(path: path)
+        var profiles = try store.load()
+        #expect(profiles.unknownFields == ["comment": .string("lab benches")])
+        #expect(profiles.connections["bench"]?.unknownFields == [
+            "note": .string("rack 3"), "tags": .array([.string("a"), .integer(1), .number(2.5), .bool(true), .null]),
+        ])
+        #expect(try profiles.connections["bench"]?.spec() == .udp(UDPEndpoint(host: "192.0.2.7", port: 1337)))
+        #expect(try profiles.connections["desk"]?.spec() == .serial(SerialConnectionParameters(device: "/dev/ttyACM0", baudRate: 115_200, maximumPacketSize: 256)))
+        #expect(try profiles.connections["phone"]?.spec() == .ble(BLEConnectionParameters(peer: .name("Zephyr SMP"), security: .high)))
+        #expect(try profiles.connections["dongle"]?.spec().kind == .hci)
+        #expect(try profiles.connections["sim"]?.spec() == .simulator)
+
+        profiles.connections["new"] = ConnectionProfile(.simulator)
+        try store.save(profiles)
+        let again = try store.load()
+        #expect(again.unknownFields == profiles.unknownFields)
+        #expect(again.connections["bench"] == profiles.connections["bench"])
+        #expect(again.connections.count == 6)
+        let kept = try python("import json, sys; d = json.load(open(sys.argv[1])); print(d['comment'], d['connections']['bench']['tags'])", [path])
+        #expect(kept == "lab benches ['a', 1, 2.5, True, None]\n")
+    }
+
+    @Test("a file written before the version field existed reads as version 1")
+    func versionless() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("connections.json").path
+        try #"{"connections": {"board": {"type": "udp", "connstring": "127.0.0.1:1337"}, "old": {"type": "ble", "connstring": "AA:BB"}}}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let profiles = try ProfileStore(path: path).load()
+        #expect(profiles.version == 1)
+        #expect(try profiles.connections["board"]?.spec() == .udp(UDPEndpoint(host: "127.0.0.1", port: 1337)))
+        #expect(try profiles.connections["old"]?.spec() == .ble(BLEConnectionParameters(peer: .name("AA:BB"))))
+    }
+
+    @Test("a newer file is read but never overwritten")
+    func newerVersion() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("connections.json").path
+        let text = #"{"version": 2, "connections": {"board": {"type": "udp", "connstring": "127.0.0.1:1337", "mode": "new"}}}"#
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let store = ProfileStore(path: path)
+        #expect(try store.profile(named: "board").connstring == "127.0.0.1:1337")
+        #expect(throws: ProfileStoreError.newerVersion(path: path, version: 2)) {
+            try store.update { $0.connections["x"] = ConnectionProfile(.simulator) }
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+        #expect(CommandFailure(ProfileStoreError.newerVersion(path: path, version: 2)).status == .input)
+    }
+
+    @Test("a broken file and a missing profile give typed errors with the CLI's messages")
+    func errors() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("connections.json").path
+        let store = ProfileStore(path: path)
+        #expect(throws: ProfileStoreError.notFound(name: "x", path: path)) { try store.profile(named: "x") }
+        #expect(ProfileStoreError.notFound(name: "x", path: path).description
+            == "no connection profile named 'x' in \(path); list them with 'mcumgr conn show'")
+        #expect(ProfileStoreError.notFound(name: "x", path: nil).description == "no connection profile named 'x'; list them with 'mcumgr conn show'")
+        #expect(CommandFailure(ProfileStoreError.notFound(name: "x", path: nil)).status == .usage)
+
+        for broken in ["{not json", #"{"connections": {"a": {"connstring": "x"}}}"#, #"{"version": "one"}"#] {
+            try broken.write(toFile: path, atomically: true, encoding: .utf8)
+            let error = try #require(throws: ProfileStoreError.self) { try store.load() }
+            guard case .unreadable(let where_, _) = error else { Issue.record("expected unreadable, got \(error)"); continue }
+            #expect(where_ == path)
+            #expect(error.description.hasPrefix("cannot read the connection profiles in \(path): "))
+            #expect(error.description.hasSuffix("; fix or delete the file"))
+            #expect(CommandFailure(error).status == .input)
+        }
+    }
+
+    @Test("update adds and removes profiles in one step")
+    func update() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = ProfileStore(path: dir.appendingPathComponent("connections.json").path)
+        try store.update { $0.connections["a"] = ConnectionProfile(.simulator) }
+        try store.update { $0.connections["b"] = ConnectionProfile(type: "udp", connstring: "127.0.0.1:1") }
+        let removed = try store.update { $0.connections.removeValue(forKey: "a") != nil }
+        #expect(removed)
+        #expect(try store.load().connections.keys.sorted() == ["b"])
+        #expect(ConnectionProfile(type: "udp", connstring: "127.0.0.1:1").summary == "type=udp connstring=127.0.0.1:1")
+        #expect(ConnectionProfile(.simulator).summary == "type=sim")
+    }
+}

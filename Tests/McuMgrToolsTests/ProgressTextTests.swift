@@ -1,0 +1,111 @@
+import McuMgr
+import McuMgrTools
+import SMP
+import SMPTestSupport
+import Synchronization
+import Testing
+
+/// Progress text from `UploadProgress`: rates with units and time left, as a bar or as 10 % lines.
+@Suite("Progress text")
+struct ProgressTextTests {
+    /// 78 848 of 262 696 bytes at 56.7 KiB/s now (40 KiB/s on average): 3.17 s left at the current rate.
+    static let progress = UploadProgress(bytesSent: 78_848, totalBytes: 262_696, currentBytesPerSecond: 58_060.8, averageBytesPerSecond: 40_960)
+
+    @Test("rate, ETA and percent of a fixed progress report")
+    func fixedProgress() throws {
+        let p = Self.progress
+        #expect(p.bytesPerSecond == 58_060.8)
+        let eta = try #require(p.estimatedTimeRemaining)
+        #expect(abs(eta.seconds - 183_848 / 58_060.8) < 1e-9)
+        #expect(p.summary == "78848/262696 bytes, 56.7 KiB/s, ETA 0:04")
+        #expect(p.description == "30% (78848/262696 bytes, 56.7 KiB/s, ETA 0:04)")
+        #expect(ProgressText.line(label: "upload", percent: 30, p) == "upload: 30% (78848/262696 bytes, 56.7 KiB/s, ETA 0:04)")
+        #expect(ProgressText.bar(label: "upload", p)
+            == "upload [#########---------------------]  30%  77.0 KiB/256.5 KiB  56.7 KiB/s  ETA 0:04")
+        #expect(ProgressText.decile(p) == 3)
+    }
+
+    @Test("before the first window the average rate is used; with no rate the ETA is unknown")
+    func unknownRate() {
+        let averageOnly = UploadProgress(bytesSent: 1_000, totalBytes: 3_000, currentBytesPerSecond: 0, averageBytesPerSecond: 500)
+        #expect(averageOnly.bytesPerSecond == 500)
+        #expect(averageOnly.estimatedTimeRemaining == .seconds(4))
+        let none = UploadProgress(bytesSent: 0, totalBytes: 2 * 1024 * 1024, currentBytesPerSecond: 0, averageBytesPerSecond: 0)
+        #expect(none.estimatedTimeRemaining == nil)
+        #expect(none.description == "0% (0/2097152 bytes, 0 B/s, ETA --:--)")
+        #expect(ProgressText.bar(label: "image 1", none) == "image 1 [------------------------------]   0%  0 B/2.00 MiB  0 B/s  ETA --:--")
+        let done = UploadProgress(bytesSent: 10, totalBytes: 10, currentBytesPerSecond: 3_900_000, averageBytesPerSecond: 1)
+        #expect(done.description == "100% (10/10 bytes, 3.72 MiB/s, ETA 0:00)")
+    }
+
+    @Test("units and clock readings", arguments: [
+        (512.0, "512 B"), (1023.4, "1023 B"), (1024, "1.0 KiB"), (12_595.2, "12.3 KiB"), (1_572_864, "1.50 MiB"),
+    ])
+    func sizes(bytes: Double, text: String) {
+        #expect(TextFormat.size(bytes) == text)
+        #expect(TextFormat.rate(bytes) == text + "/s")
+    }
+
+    @Test("durations as clock readings")
+    func clock() {
+        #expect(TextFormat.clock(0) == "0:00")
+        #expect(TextFormat.clock(6.2) == "0:07")
+        #expect(TextFormat.clock(3723) == "1:02:03")
+        #expect(TextFormat.clock(.infinity) == "--:--")
+        #expect(TextFormat.clock(-1) == "--:--")
+        #expect(TextFormat.fixed(2.346, 2) == "2.35")
+        #expect(TextFormat.fixed(-0.25, 1) == "-0.3")
+    }
+
+    @Test("the meter's rates on virtual time: current over the last second, average since the start")
+    func meter() async throws {
+        let runtime = VirtualRuntime()
+        let reports = try await runtime.run { clock -> [UploadProgress] in
+            var meter = UploadProgressMeter(total: 10_000, clock: clock)
+            var reports = [meter.record(1_000)]  // resumed: 1000 bytes were already on the device
+            for bytes in [2_000, 4_000, 8_000] {
+                try await clock.sleep(for: .milliseconds(500))
+                reports.append(meter.record(bytes))
+            }
+            return reports
+        }
+        #expect(reports.map(\.currentBytesPerSecond) == [0, 2_000, 3_000, 6_000])
+        #expect(reports.map(\.averageBytesPerSecond) == [0, 2_000, 3_000, 14_000.0 / 3])
+        #expect(reports.last?.estimatedTimeRemaining == .seconds(2_000.0 / 6_000))
+    }
+
+    @Test("off a terminal, one line at each 10 %, and nothing after finish")
+    func lines() {
+        let output = Mutex<[String]>([])
+        let display = ProgressDisplay(label: "upload", isTerminal: false) { text in output.withLock { $0.append(text) } }
+        for bytes in stride(from: 0, through: 1000, by: 50) {
+            display.update(UploadProgress(bytesSent: bytes, totalBytes: 1000, currentBytesPerSecond: 100, averageBytesPerSecond: 100))
+        }
+        display.finish()
+        display.update(UploadProgress(bytesSent: 1000, totalBytes: 1000, currentBytesPerSecond: 100, averageBytesPerSecond: 100))
+        let lines = output.withLock { $0 }
+        #expect(lines.count == 10)
+        #expect(lines.first == "upload: 10% (100/1000 bytes, 100 B/s, ETA 0:09)\n")
+        #expect(lines.last == "upload: 100% (1000/1000 bytes, 100 B/s, ETA 0:00)\n")
+    }
+
+    @Test("on a terminal, a bar redrawn in place at most ten times a second, ended by a newline")
+    func bar() async throws {
+        let runtime = VirtualRuntime()
+        let lines = try await runtime.run { clock -> [String] in
+            let output = Mutex<[String]>([])
+            let display = ProgressDisplay(label: "download", isTerminal: true, clock: clock) { text in output.withLock { $0.append(text) } }
+            for step in 0...10 {
+                display.update(bytes: step * 100, total: 1000)  // the display's own meter measures the rate
+                try await clock.sleep(for: .milliseconds(step % 2 == 0 ? 20 : 200))
+            }
+            display.finish()
+            return output.withLock { $0 }
+        }
+        #expect(lines.last == "\n")
+        let bars = lines.dropLast()
+        #expect(bars.allSatisfy { $0.hasPrefix("\rdownload [") && $0.hasSuffix("\u{1b}[K") })
+        #expect(bars.count == 6, "\(bars)")
+        #expect(bars.last?.contains("] 100%  1000 B/1000 B") == true)
+    }
+}
