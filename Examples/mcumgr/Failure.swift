@@ -112,6 +112,10 @@ struct Failure: Error, CustomStringConvertible {
             return Failure(inner.status, "firmware upgrade failed in state \(error.state.rawValue): \(inner.message)")
         case .downgradeRefused:
             return Failure(.device, "\(error); use a newer image, or leave out --no-downgrade")
+        case .notNewerThanRunning:
+            return Failure(.device, "\(error); use an image with a higher version")
+        case .unsupportedBootloaderMode:
+            return Failure(.device, "\(error) (--mode upload-only)")
         case .imageNotActive, .unexpectedState:
             return Failure(.device, "\(error); check the device with 'mcumgr image list'")
         case .deviceDidNotReturn:

@@ -53,6 +53,7 @@ public actor SimulatedDevice {
         self.random = SeededRandom(seed: faults.seed)
         self.core = DeviceCore(configuration: configuration)
         core.uploadFaults = UploadFaults(resetAt: faults.resetAtUploadOffset, disconnectAt: faults.disconnectAtUploadOffset)
+        core.busyFaults = BusyFaults(remaining: faults.busyImageRequests, commands: faults.busyImageCommands)
     }
 
     /// Changes the link model.
@@ -60,11 +61,12 @@ public actor SimulatedDevice {
         self.link = link
     }
 
-    /// Changes the faults; re-seeds the generator and re-arms the upload-offset faults.
+    /// Changes the faults; re-seeds the generator and re-arms the upload-offset and busy faults.
     public func setFaults(_ faults: FaultConfiguration) {
         self.faults = faults
         random = SeededRandom(seed: faults.seed)
         core.uploadFaults = UploadFaults(resetAt: faults.resetAtUploadOffset, disconnectAt: faults.disconnectAtUploadOffset)
+        core.busyFaults = BusyFaults(remaining: faults.busyImageRequests, commands: faults.busyImageCommands)
     }
 
     /// Registers a transport that feeds the device; `disconnect` takes its link down for a while.

@@ -20,13 +20,16 @@ public struct FirmwareUpgradeConfiguration: Sendable, Hashable {
     public var requestsBootloaderInfo: Bool
     /// How long to wait for each upload chunk's answer.
     public var chunkTimeout: Duration
+    /// The bootloader's mode, for devices that do not report it; `nil` takes what bootloader info
+    /// says (a swap mode when the device does not answer).
+    public var bootloaderMode: BootloaderMode?
 
     /// Makes a configuration; defaults are test-and-confirm with sizes taken from the device.
     public init(
         mode: FirmwareUpgradeMode = .testAndConfirm, pipelineDepth: Int? = nil, byteAlignment: Int = 1,
         reassemblyBufferSize: Int? = nil, eraseAppSettings: Bool = false, estimatedSwapTime: Duration = .zero,
         resetTimeout: Duration = .seconds(60), rejectsDowngrade: Bool = false, requestsBootloaderInfo: Bool = true,
-        chunkTimeout: Duration = .seconds(2)
+        chunkTimeout: Duration = .seconds(2), bootloaderMode: BootloaderMode? = nil
     ) {
         self.mode = mode
         self.pipelineDepth = pipelineDepth
@@ -38,5 +41,6 @@ public struct FirmwareUpgradeConfiguration: Sendable, Hashable {
         self.rejectsDowngrade = rejectsDowngrade
         self.requestsBootloaderInfo = requestsBootloaderInfo
         self.chunkTimeout = chunkTimeout
+        self.bootloaderMode = bootloaderMode
     }
 }

@@ -42,7 +42,7 @@ struct FirmwareUpgradeRunner: Sendable {
         }
     }
 
-    private func enter(_ new: FirmwareUpgradeState, _ state: inout FirmwareUpgradeState) throws {
+    func enter(_ new: FirmwareUpgradeState, _ state: inout FirmwareUpgradeState) throws {
         try Task.checkCancellation()
         state = new
         onState(new)
@@ -56,19 +56,21 @@ struct FirmwareUpgradeRunner: Sendable {
         )
         logger.debug("upload packets of up to \(upload.packetSize) bytes, \(upload.pipelineDepth) in flight")
 
+        // The configured mode wins; otherwise the device's. Any error answer lets the upgrade go on (as a swap mode).
+        var bootloader = configuration.bootloaderMode
         if configuration.requestsBootloaderInfo {
             try enter(.bootloaderInfo, &state)
-            // Informational only: any answer the device gives, error or not, lets the upgrade go on.
             do {
                 let info = try await defaultManager.bootloaderInfo()
                 logger.debug("bootloader \(info.name ?? "unknown"), mode \(info.mode.map(String.init) ?? "unknown")")
+                bootloader = bootloader ?? info.bootloaderMode
             } catch SMPError.device(let error) {
                 logger.debug("no bootloader info: \(error)")
             }
         }
 
         try enter(.validate, &state)
-        var slots = try await imageManager.list()
+        var slots = try await listImages()
         try await checkImageIndexes(slots: slots, state: state)
         try checkDowngrade(slots: slots, state: state)
 
@@ -77,12 +79,30 @@ struct FirmwareUpgradeRunner: Sendable {
         var uploadTime = Duration.zero
         var resets = 0
         var resetRequested = false
+        var clearingResets = 0
+        var refusedErases: Set<Int> = []
         while true {
-            let plan = FirmwareUpgradePlan(images: images, slots: slots, mode: configuration.mode)
+            let plan = try FirmwareUpgradePlan(
+                images: images, slots: slots, mode: configuration.mode, bootloader: bootloader, refusedErases: refusedErases)
             if resetRequested {
                 try checkAfterReset(slots: slots, state: state)
             }
             if plan.isDone { break }
+
+            // Free the other slot first: a reset when it is held for a revert or an erase was refused.
+            if let reason = plan.resetFirst {
+                slots = try await clearingReset(reason: reason, count: &clearingResets, previous: slots, state: &state)
+                resets += 1
+                continue
+            }
+            if !plan.erases.isEmpty {
+                let refused = try await eraseForeignImages(plan.erases)
+                if !refused.isEmpty {
+                    refusedErases.formUnion(refused)
+                    slots = try await listImages()
+                    continue
+                }
+            }
 
             if !plan.uploads.isEmpty {
                 try enter(.upload, &state)
@@ -100,11 +120,11 @@ struct FirmwareUpgradeRunner: Sendable {
             }
             for index in plan.tests {
                 try enter(.test, &state)
-                slots = try await imageManager.test(hash: hash(of: index))
+                slots = try await retryingBusy("image test") { try await imageManager.test(hash: hash(of: index)) }
             }
             for index in plan.permanents + plan.confirms {
                 try enter(.confirm, &state)
-                slots = try await imageManager.confirm(hash: hash(of: index))
+                slots = try await retryingBusy("image confirm") { try await imageManager.confirm(hash: hash(of: index)) }
             }
             if plan.needsReset {
                 guard !resetRequested else {
@@ -115,8 +135,8 @@ struct FirmwareUpgradeRunner: Sendable {
                 resets += 1
                 resetRequested = true
             } else {
-                slots = try await imageManager.list()
-                let again = FirmwareUpgradePlan(images: images, slots: slots, mode: configuration.mode)
+                slots = try await listImages()
+                let again = try FirmwareUpgradePlan(images: images, slots: slots, mode: configuration.mode, bootloader: bootloader)
                 guard again.isDone else {
                     throw FirmwareUpgradeError(state: state, reason: .unexpectedState("the device's image table did not change as planned"))
                 }
@@ -191,7 +211,7 @@ struct FirmwareUpgradeRunner: Sendable {
     // MARK: Reset
 
     /// Resets the device and returns its image table once it answers again after the reboot.
-    private func resetAndWait(previous: [ImageSlot]) async throws -> [ImageSlot] {
+    func resetAndWait(previous: [ImageSlot]) async throws -> [ImageSlot] {
         let deadline = ContinuousClock.now + configuration.resetTimeout
         var requests = 0
         func requestReset() async throws {
