@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import McuMgr
 
@@ -49,27 +50,42 @@ extension MCUmgr.FS {
         @Argument(help: "The local file to write ('-' for standard output).")
         var local: String
 
+        @Option(name: .customLong("max-size"), help: ArgumentHelp(
+            "Refuse a file the device says is longer than this many bytes (default 64 MiB).", valueName: "bytes"))
+        var maximumSize = FileSystemManager.defaultMaximumDownloadLength
+
         @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            guard maximumSize >= 0 else { throw ValidationError("--max-size cannot be negative") }
+        }
 
         func run() async throws {
             let output = global.output
             let start = ContinuousClock.now
             let toStandardOutput = local == "-"
-            let bytes = try await global.withClient { client in
+            let maximumSize = self.maximumSize
+            let length = try await global.withClient { client -> Int in
                 let display = ProgressDisplay(label: "download", fd: toStandardOutput ? Console.standardError : output.progressDescriptor)
                 defer { display.finish() }
-                return try await FileSystemManager(client: client).download(name: remote) { done, total in
-                    display.update(bytes: done, total: total)
+                let fs = FileSystemManager(client: client)
+                let progress: @Sendable (Int, Int) -> Void = { done, total in display.update(bytes: done, total: total) }
+                do throws(FileDownloadError) {
+                    if toStandardOutput {
+                        let bytes = try await fs.download(name: remote, maximumLength: maximumSize, progress: progress)
+                        Console.write(String(decoding: bytes, as: UTF8.self), to: Console.standardOutput)
+                        return bytes.count
+                    }
+                    return try await fs.download(
+                        name: remote, to: URL(fileURLWithPath: local), maximumLength: maximumSize, progress: progress)
+                } catch {
+                    throw Failure.from(error)
                 }
             }
-            if toStandardOutput {
-                Console.write(String(decoding: bytes, as: UTF8.self), to: Console.standardOutput)
-                return
-            }
-            try InputFile.write(bytes, to: local)
-            let transfer = Transfer(action: "fs-download", local: local, remote: remote, bytes: bytes.count, since: start)
+            if toStandardOutput { return }
+            let transfer = Transfer(action: "fs-download", local: local, remote: remote, bytes: length, since: start)
             try output.emit(transfer) {
-                "Done: downloaded \(bytes.count) bytes from \(remote) to \(local) in \(Format.fixed(transfer.seconds, 2)) s"
+                "Done: downloaded \(length) bytes from \(remote) to \(local) in \(Format.fixed(transfer.seconds, 2)) s"
             }
         }
     }

@@ -65,20 +65,22 @@ struct Failure: Error, CustomStringConvertible {
         case .transport(let transportError):
             return Failure(.transport, "\(transportError); check the address and that the device is up")
         case .requestTooLarge(let size, let limit):
-            return Failure(.transport, "request of \(size) bytes exceeds the \(limit)-byte packet limit; raise --mtu if the device takes larger packets, or send less")
+            return Failure(.usage, "request of \(size) bytes exceeds the \(limit)-byte packet limit; raise --mtu if the device takes larger packets, or send less")
         case .invalidResponse:
             return Failure(.device, "\(error)")
         case .invalidRequest:
             return Failure(.usage, "\(error)")
         case .closed:
             return Failure(.transport, "the connection to the device was closed")
+        case .cancelled:
+            return Failure(.interrupted, "cancelled")
         }
     }
 
     /// The failure for an upload error.
     static func from(_ error: UploadError) -> Failure {
         switch error {
-        case .device(let deviceError):
+        case .smp(.device(let deviceError)):
             return Failure(.device, "the device refused the upload: \(deviceError)\(hint(for: deviceError))")
         case .smp(let smpError):
             return from(smpError)
@@ -90,8 +92,15 @@ struct Failure: Error, CustomStringConvertible {
             return Failure(.device, "\(error); upload the file again")
         case .cancelled:
             return Failure(.interrupted, "upload cancelled; running the same command again resumes it")
-        case .failed:
-            return Failure(.device, "upload failed: \(error)")
+        }
+    }
+
+    /// The failure for a file download error.
+    static func from(_ error: FileDownloadError) -> Failure {
+        switch error {
+        case .smp(let smpError): return from(smpError)
+        case .tooLarge: return Failure(.device, "\(error); see --max-size")
+        case .destination: return Failure(.input, "\(error)")
         }
     }
 
@@ -102,7 +111,7 @@ struct Failure: Error, CustomStringConvertible {
             return Failure(.input, "\(error)")
         case .invalidConfiguration:
             return Failure(.usage, "\(error)")
-        case .device(let deviceError):
+        case .smp(.device(let deviceError)):
             return Failure(.device, "\(error)\(hint(for: deviceError))")
         case .smp(let smpError):
             let inner = from(smpError)

@@ -11,8 +11,11 @@ struct UploadOptions: ParsableArguments {
     var alignment = 1
 
     func validate() throws {
-        if let pipelineDepth, !(1...255).contains(pipelineDepth) { throw ValidationError("--pipeline-depth must be 1 to 255") }
-        guard UploadConfiguration.supportedAlignments.contains(alignment) else { throw ValidationError("--alignment must be 1, 2, 4, 8 or 16") }
+        do {
+            try UploadConfiguration(pipelineDepth: pipelineDepth, byteAlignment: alignment).validate()
+        } catch {
+            throw ValidationError("\(error)")
+        }
     }
 }
 
@@ -23,8 +26,7 @@ extension GlobalOptions {
     /// Uploads `bytes` through `target` with the packet size and pipeline depth the device's
     /// parameters give (unless `options` name them), showing progress.
     func upload(_ bytes: [UInt8], to target: some UploadTarget, options: UploadOptions) async throws {
-        let configuration = try await UploadConfiguration.negotiated(
-            with: target.client, pipelineDepth: options.pipelineDepth, byteAlignment: options.alignment, chunkTimeout: chunkTimeout)
+        let configuration = UploadConfiguration(pipelineDepth: options.pipelineDepth, byteAlignment: options.alignment, chunkTimeout: chunkTimeout)
         let display = ProgressDisplay(label: "upload", fd: output.progressDescriptor)
         defer { display.finish() }
         _ = try await UploadEngine(target: target, configuration: configuration).upload(bytes) { display.update($0) }

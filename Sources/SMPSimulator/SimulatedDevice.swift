@@ -1,5 +1,6 @@
 import SMPTestSupport
 import Logging
+import SMP
 
 /// A simulated Zephyr device with MCUboot that answers SMP like the real thing: every management
 /// group of the protocol reference, flash slots with MCUboot's swap semantics, settings, files,
@@ -15,8 +16,10 @@ public actor SimulatedDevice {
     /// The faults in force.
     public internal(set) var faults: FaultConfiguration
 
+    /// The time source of the link model and the device (virtual in tests).
+    public nonisolated let clock: SMPClock
     let core: DeviceCore
-    let origin = ContinuousClock.now
+    let origin: SMPInstant
     let logger: Logger
     var random: SeededRandom
 
@@ -26,11 +29,11 @@ public actor SimulatedDevice {
     var arrivals = 0
     var records: [RequestRecord] = []
     var generation = 0
-    var offlineUntil: ContinuousClock.Instant?
-    var linkDownUntil: [Int: ContinuousClock.Instant] = [:]
+    var offlineUntil: SMPInstant?
+    var linkDownUntil: [Int: SMPInstant] = [:]
     var processingTail: Task<Void, Never>?
-    var ingressWireFree = ContinuousClock.now
-    var egressWireFree = ContinuousClock.now
+    var ingressWireFree: SMPInstant
+    var egressWireFree: SMPInstant
     var heldRequest: HeldPacket?
     var heldResponse: HeldPacket?
     var transports: [Int: TransportHooks] = [:]
@@ -44,14 +47,18 @@ public actor SimulatedDevice {
     /// - Parameter logger: receives one `debug` line per request and `notice` lines for resets and faults.
     public init(
         configuration: DeviceConfiguration = DeviceConfiguration(), link: LinkConfiguration = LinkConfiguration(),
-        faults: FaultConfiguration = FaultConfiguration(), logger: Logger = Logger(label: "smp-simulator")
+        faults: FaultConfiguration = FaultConfiguration(), clock: SMPClock = .continuous, logger: Logger = Logger(label: "smp-simulator")
     ) {
         self.configuration = configuration
         self.link = link
         self.faults = faults
         self.logger = logger
         self.random = SeededRandom(seed: faults.seed)
-        self.core = DeviceCore(configuration: configuration)
+        self.clock = clock
+        self.origin = clock.now
+        self.ingressWireFree = clock.now
+        self.egressWireFree = clock.now
+        self.core = DeviceCore(configuration: configuration, time: clock)
         core.uploadFaults = UploadFaults(resetAt: faults.resetAtUploadOffset, disconnectAt: faults.disconnectAtUploadOffset)
         core.busyFaults = BusyFaults(remaining: faults.busyImageRequests, commands: faults.busyImageCommands)
     }

@@ -174,11 +174,23 @@ struct BootloaderModeTests {
         faults.busyImageCommands = [0, 5]
         let f = await Fixture.make(configuration: .testing, faults: faults)
         defer { Task { await f.close() } }
+        // The raw answer (the session itself would ask again after a busy answer).
+        func rc(_ op: SMPOperation, _ command: UInt8) async throws -> Int? {
+            let packet = try await f.client.transceive(op, group: .image, command: command, payload: [0xa0], retryPolicy: .resend)
+            return try packet.decodedPayload()["rc"]?.intValue
+        }
         // Other groups and commands pass untouched.
         #expect(try await f.request(.read, .os, 6)["buf_size"]?.intValue == DeviceConfiguration.testing.bufferSize)
-        #expect(try await f.error(.read, .image, 0) == .status(.busy, reason: nil))
-        #expect(try await f.error(.write, .image, 5) == .status(.busy, reason: nil))
+        #expect(try await rc(.read, 0) == 10)
+        #expect(try await rc(.write, 5) == 10)
+        #expect(await f.device.slotContents(image: 0, slot: 0) == f.runningImages[0])
+        #expect(try await rc(.read, 0) == nil)
+        #expect(try await rc(.write, 5) == nil)
+        // The session's own busy retry rides such answers out.
+        var again = FaultConfiguration()
+        again.busyImageRequests = 3
+        await f.device.setFaults(again)
         #expect(try await f.error(.read, .image, 0) == nil)
-        #expect(try await f.error(.write, .image, 5) == nil)
+        #expect(await f.device.requestLog.suffix(4).map(\.outcome) == [.status(10), .status(10), .status(10), .success])
     }
 }

@@ -185,7 +185,7 @@ struct UDPGroupTests {
         #expect(try await s.error(.write, .fs, 0, .textMap(["name": .text("/sd/x"), "off": .int(0), "len": .int(1), "data": .bytes([1])])) == .fs(FSGroupError(rawValue: 14)))
         // A wrong upload offset: FILE_OFFSET_NOT_VALID plus the expected offset in `len`.
         try await s.request(.write, .fs, 0, .textMap(["name": .text("/lfs1/b"), "off": .int(0), "len": .int(100), "data": .bytes([1, 2, 3])]))
-        let wrong = try await s.client.transceive(.write, group: .fs, command: 0, payload: CBORWriter().encode(.textMap(["name": .text("/lfs1/b"), "off": .int(50), "data": .bytes([4])])))
+        let wrong = try await s.client.transceive(.write, group: .fs, command: 0, payload: CBORWriter().encode(.textMap(["name": .text("/lfs1/b"), "off": .int(50), "data": .bytes([4])])), retryPolicy: .resend)
         let body = try wrong.decodedPayload()
         #expect(body["err"]?["group"]?.intValue == 8 && body["err"]?["rc"]?.intValue == 11 && body["len"]?.intValue == 3)
     }

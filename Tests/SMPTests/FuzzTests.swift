@@ -1,3 +1,4 @@
+import SMPTestSupport
 import CBOR
 import Foundation
 import SMP
@@ -70,7 +71,7 @@ let referencePackets: [[UInt8]] = [
 
 /// Random and mutated inputs for the decoders, from a seeded generator so a failure reproduces.
 struct Mutator {
-    var rng: SeededGenerator
+    var rng: SeededRandom
     let corpus: [[UInt8]]
 
     /// Bytes that make decoders take unusual paths: long heads, indefinite starts, breaks, reserved values.
@@ -132,7 +133,7 @@ struct FuzzTests {
     func fuzz() async throws {
         let vectors = try VectorFile.load().filter { $0.count <= 4096 }
         let payloads = referencePackets.map { Array($0.dropFirst(8)) }
-        var mutator = Mutator(rng: SeededGenerator(state: 0xf022_5eed), corpus: vectors + referencePackets + payloads)
+        var mutator = Mutator(rng: SeededRandom(seed: 0xf022_5eed), corpus: vectors + referencePackets + payloads)
         var decoded = 0
         var packets = 0
         var failures = 0
@@ -177,7 +178,7 @@ struct FuzzTests {
                 packets += 1
                 // Re-encoded the same, except the reserved bits 7-5 of byte 0, which are ignored.
                 if packet.bytes != [input[0] & 0x1f] + input.dropFirst() { fail("packet re-encodes differently") }
-                if let payload = try? packet.decodedPayload() { _ = SMPDeviceError(response: payload) }
+                if let payload = try? packet.decodedPayload() { _ = try? SMPDeviceError(response: payload) }
             }
             if input.count <= Int(UInt16.max) {
                 let header = SMPHeader(operation: .readResponse, length: UInt16(input.count), group: 1, sequence: 7, command: 0)
@@ -185,7 +186,7 @@ struct FuzzTests {
                     let packet = try SMPPacket(decoding: header.bytes + input)
                     if packet.payload != input { fail("payload changed in framing") }
                     if let payload = try? packet.decodedPayload() {
-                        _ = SMPDeviceError(response: payload)
+                        _ = try? SMPDeviceError(response: payload)
                         _ = payload.description
                     }
                 } catch {

@@ -10,11 +10,11 @@ struct SMPDeviceErrorTests {
     }
 
     @Test("success: no rc, rc 0, or an err with rc 0")
-    func success() {
-        #expect(SMPDeviceError(response: .map([])) == nil)
-        #expect(SMPDeviceError(response: .textMap(["rc": .unsigned(0)])) == nil)
-        #expect(SMPDeviceError(response: .textMap(["r": .text("hello")])) == nil)
-        #expect(SMPDeviceError(response: Self.err(1, 0)) == nil)
+    func success() throws {
+        #expect(try SMPDeviceError(response: .map([])) == nil)
+        #expect(try SMPDeviceError(response: .textMap(["rc": .unsigned(0)])) == nil)
+        #expect(try SMPDeviceError(response: .textMap(["r": .text("hello")])) == nil)
+        #expect(try SMPDeviceError(response: Self.err(1, 0)) == nil)
     }
 
     @Test("a v2 err map becomes the group's typed error", arguments: [
@@ -31,27 +31,56 @@ struct SMPDeviceErrorTests {
         (64, 3, .otherGroup(group: 64, rc: 3)),
         (5, 1, .otherGroup(group: 5, rc: 1)),
     ])
-    func groupErrors(_ group: UInt64, _ rc: UInt64, _ expected: SMPDeviceError) {
-        #expect(SMPDeviceError(response: Self.err(group, rc)) == expected)
+    func groupErrors(_ group: UInt64, _ rc: UInt64, _ expected: SMPDeviceError) throws {
+        #expect(try SMPDeviceError(response: Self.err(group, rc)) == expected)
         // Also in the indefinite-length form a default Zephyr build sends, with other keys beside it.
         let writer = CBORWriter(sortsMapKeys: false, usesIndefiniteLengthContainers: true)
         let zephyr = writer.encode(.map([(key: .text("len"), value: .unsigned(12))] + Self.err(group, rc).mapEntries!))
-        #expect(SMPDeviceError(response: try! CBORReader().decode(zephyr)) == expected)
+        #expect(try SMPDeviceError(response: try! CBORReader().decode(zephyr)) == expected)
     }
 
     @Test("err comes before rc; a non-zero rc alone is an SMP-level status with its reason")
-    func precedence() {
+    func precedence() throws {
         let both = CBORValue.textMap(["rc": .unsigned(3), "err": .textMap(["group": .unsigned(1), "rc": .unsigned(8)])])
-        #expect(SMPDeviceError(response: both) == .image(.hashNotFound))
-        #expect(SMPDeviceError(response: .textMap(["rc": .unsigned(8)])) == .status(.notSupported, reason: nil))
-        #expect(SMPDeviceError(response: .textMap(["rc": .unsigned(6), "rsn": .text("downgrade")])) == .status(.badState, reason: "downgrade"))
-        #expect(SMPDeviceError(response: .textMap(["rc": .unsigned(300)])) == .status(SMPReturnCode(rawValue: 300), reason: nil))
-        // An rc that is not an integer is not success.
-        guard case .status(let code, _)? = SMPDeviceError(response: .textMap(["rc": .text("8")])) else {
-            Issue.record("a text rc was read as success")
-            return
+        #expect(try SMPDeviceError(response: both) == .image(.hashNotFound))
+        #expect(try SMPDeviceError(response: .textMap(["rc": .unsigned(8)])) == .status(.notSupported, reason: nil))
+        #expect(try SMPDeviceError(response: .textMap(["rc": .unsigned(6), "rsn": .text("downgrade")])) == .status(.badState, reason: "downgrade"))
+        #expect(try SMPDeviceError(response: .textMap(["rc": .unsigned(300)])) == .status(SMPReturnCode(rawValue: 300), reason: nil))
+    }
+
+    @Test("a malformed status is an invalid response, never success", arguments: [
+        CBORValue.textMap(["err": .textMap(["group": .unsigned(70_000), "rc": .negative(4)])]),
+        .textMap(["err": .textMap(["group": .unsigned(1)])]),
+        .textMap(["err": .textMap(["rc": .unsigned(8)])]),
+        .textMap(["err": .unsigned(8)]),
+        .textMap(["err": .textMap(["group": .text("1"), "rc": .unsigned(8)])]),
+        .textMap(["err": .textMap(["group": .unsigned(1), "rc": .unsigned(1 << 40)])]),
+        .textMap(["rc": .text("8")]),
+        .textMap(["rc": .unsigned(UInt64.max)]),
+        .textMap(["rc": .unsigned(1 << 33)]),
+        .textMap(["rc": .unsigned(6), "rsn": .unsigned(1)]),
+    ])
+    func malformedStatus(_ response: CBORValue) {
+        do {
+            let error = try SMPDeviceError(response: response)
+            Issue.record("\(response) was read as \(String(describing: error))")
+        } catch {
+            guard case .invalidResponse(let why) = error else {
+                Issue.record("\(response) gave \(error)")
+                return
+            }
+            #expect(why.contains("rc") || why.contains("err") || why.contains("rsn"))
         }
-        #expect(code == .unknown)
+    }
+
+    @Test("a big integer rc is named as such")
+    func bigIntegerRC() {
+        #expect(throws: SMPError.self) { try SMPDeviceError(response: .textMap(["rc": .unsigned(UInt64.max)])) }
+        do {
+            _ = try SMPDeviceError(response: .textMap(["rc": .unsigned(UInt64.max)]))
+        } catch {
+            #expect("\(error)".contains("too big"))
+        }
     }
 
     @Test("descriptions carry the C name of the code", arguments: [

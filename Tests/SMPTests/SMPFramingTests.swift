@@ -39,7 +39,7 @@ struct SMPFramingTests {
             #expect(packet.header.sequence == 0x42)
             #expect(try packet.decodedPayload() == .textMap(["r": .text("hello")]))
             #expect(packet.bytes == bytes)
-            #expect(SMPDeviceError(response: try packet.decodedPayload()) == nil)
+            #expect(try SMPDeviceError(response: packet.decodedPayload()) == nil)
         }
         // The response to the request, built the way a device does, is the definite form.
         let response = try SMPPacket(
@@ -112,7 +112,7 @@ struct SMPFramingTests {
     func errorResponses(_ hex: String, _ expected: SMPDeviceError) throws {
         let packet = try SMPPacket(decoding: Hex.bytes(hex))
         #expect(packet.header.operation.isResponse)
-        #expect(SMPDeviceError(response: try packet.decodedPayload()) == expected)
+        #expect(try SMPDeviceError(response: packet.decodedPayload()) == expected)
     }
 
     @Test("§8.4 handy packets are byte-exact")

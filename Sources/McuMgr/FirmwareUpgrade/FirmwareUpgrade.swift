@@ -22,7 +22,7 @@ public final class FirmwareUpgrade: Sendable {
             },
             onProgress: { image, progress in sink.yield(.uploadProgress(image: image, progress)) }
         )
-        let work = Task<FirmwareUpgradeReport, any Error> {
+        let work = client.clock.throwingTask { () async throws -> FirmwareUpgradeReport in
             do throws(FirmwareUpgradeError) {
                 let report = try await runner.run()
                 sink.yield(.completed(report))

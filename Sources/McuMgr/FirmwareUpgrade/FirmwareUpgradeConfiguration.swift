@@ -1,3 +1,5 @@
+import SMP
+
 /// How a firmware upgrade runs; the names follow Nordic's Device Manager libraries.
 public struct FirmwareUpgradeConfiguration: Sendable, Hashable {
     /// What to do once the image is on the device.
@@ -20,6 +22,9 @@ public struct FirmwareUpgradeConfiguration: Sendable, Hashable {
     public var requestsBootloaderInfo: Bool
     /// How long to wait for each upload chunk's answer.
     public var chunkTimeout: Duration
+    /// How long each control step (parameters, bootloader info, validate, test, confirm) keeps
+    /// resending through a lossy link before the upgrade fails.
+    public var stepTimeout: Duration
     /// The bootloader's mode, for devices that do not report it; `nil` takes what bootloader info
     /// says (a swap mode when the device does not answer).
     public var bootloaderMode: BootloaderMode?
@@ -29,7 +34,8 @@ public struct FirmwareUpgradeConfiguration: Sendable, Hashable {
         mode: FirmwareUpgradeMode = .testAndConfirm, pipelineDepth: Int? = nil, byteAlignment: Int = 1,
         reassemblyBufferSize: Int? = nil, eraseAppSettings: Bool = false, estimatedSwapTime: Duration = .zero,
         resetTimeout: Duration = .seconds(60), rejectsDowngrade: Bool = false, requestsBootloaderInfo: Bool = true,
-        chunkTimeout: Duration = .seconds(2), bootloaderMode: BootloaderMode? = nil
+        chunkTimeout: Duration = .seconds(2), stepTimeout: Duration = .seconds(120),
+        bootloaderMode: BootloaderMode? = nil
     ) {
         self.mode = mode
         self.pipelineDepth = pipelineDepth
@@ -41,6 +47,15 @@ public struct FirmwareUpgradeConfiguration: Sendable, Hashable {
         self.rejectsDowngrade = rejectsDowngrade
         self.requestsBootloaderInfo = requestsBootloaderInfo
         self.chunkTimeout = chunkTimeout
+        self.stepTimeout = stepTimeout
         self.bootloaderMode = bootloaderMode
     }
+
+    /// The upload part of this configuration, for the upload engine (which validates it).
+    public var upload: UploadConfiguration {
+        UploadConfiguration(pipelineDepth: pipelineDepth, byteAlignment: byteAlignment, chunkTimeout: chunkTimeout)
+    }
+
+    /// Options for a control step: resent until ``stepTimeout`` has passed.
+    var stepOptions: SMPRequestOptions { .persistent(for: stepTimeout) }
 }

@@ -1,19 +1,17 @@
 import McuBoot
 import SMP
 
-/// Why a firmware upgrade failed, and in which state.
+/// Why a firmware upgrade failed, in which state, and what the device was last seen holding.
 public struct FirmwareUpgradeError: Error, Sendable {
-    /// What went wrong.
+    /// What went wrong. A device's error answer arrives only as `.smp(.device(...))`.
     public enum Reason: Sendable {
         /// An image file is not a valid MCUboot image (nothing was sent).
         case invalidImage(index: Int, McuBootError)
         /// The configuration or the image list cannot work (nothing was sent).
         case invalidConfiguration(String)
-        /// The device answered with an error.
-        case device(SMPDeviceError)
-        /// The session failed (timeout, transport).
+        /// The session failed (timeout, transport, invalid answer) or the device answered with an error.
         case smp(SMPError)
-        /// The upload failed.
+        /// The upload stopped for a reason of its own (stalled, verification failed).
         case upload(UploadError)
         /// The image is not newer than the one running.
         case downgradeRefused(image: Int, running: String, new: String)
@@ -31,38 +29,47 @@ public struct FirmwareUpgradeError: Error, Sendable {
         case notNewerThanRunning(image: Int, running: String, new: String, bootloader: BootloaderMode)
         /// The upgrade was cancelled; the device keeps what it received.
         case cancelled
+
+        /// The reason for an upload error: session and device errors become `.smp`, cancellation `.cancelled`.
+        static func from(_ error: UploadError) -> Reason {
+            switch error {
+            case .smp(let smp): return .smp(smp)
+            case .cancelled: return .cancelled
+            case .invalidConfiguration(let why): return .invalidConfiguration(why)
+            default: return .upload(error)
+            }
+        }
     }
 
     /// The state the upgrade was in.
     public var state: FirmwareUpgradeState
     /// What went wrong.
     public var reason: Reason
+    /// The device's image table as last read, when it was read.
+    public var lastKnownSlots: [ImageSlot]?
 
     /// Makes an error.
-    public init(state: FirmwareUpgradeState, reason: Reason) {
+    public init(state: FirmwareUpgradeState, reason: Reason, lastKnownSlots: [ImageSlot]? = nil) {
         self.state = state
         self.reason = reason
+        self.lastKnownSlots = lastKnownSlots
     }
 
     /// The device's error, when the device answered with one.
     public var deviceError: SMPDeviceError? {
-        switch reason {
-        case .device(let e): return e
-        case .smp(.device(let e)): return e
-        case .upload(.device(let e)): return e
-        default: return nil
-        }
+        if case .smp(.device(let error)) = reason { return error }
+        return nil
     }
 }
 
 extension FirmwareUpgradeError: CustomStringConvertible {
-    /// A one-line message naming the state and the cause.
+    /// A one-line message naming the state, the cause and, when known, what the device runs now.
     public var description: String {
         let cause: String
         switch reason {
         case .invalidImage(let index, let error): cause = "image \(index) is not a valid MCUboot image: \(error)"
         case .invalidConfiguration(let why): cause = why
-        case .device(let error): cause = "device error: \(error)"
+        case .smp(.device(let error)): cause = "device error: \(error)"
         case .smp(let error): cause = error.description
         case .upload(let error): cause = error.description
         case .downgradeRefused(let image, let running, let new):
@@ -79,6 +86,20 @@ extension FirmwareUpgradeError: CustomStringConvertible {
                 + "version \(new) is not newer than the running \(running), so it would never run"
         case .cancelled: cause = "cancelled"
         }
-        return "firmware upgrade failed in state \(state.rawValue): \(cause)"
+        var text = "firmware upgrade failed in state \(state.rawValue): \(cause)"
+        if let slots = lastKnownSlots, let summary = Self.deviceSummary(slots) { text += "; \(summary)" }
+        return text
+    }
+
+    /// What the device runs, and whether a reset would revert it.
+    static func deviceSummary(_ slots: [ImageSlot]) -> String? {
+        let running = slots.filter(\.active)
+        guard !running.isEmpty else { return nil }
+        let parts = running.map { slot -> String in
+            let prefix = running.count > 1 ? "image \(slot.image) " : ""
+            if slot.confirmed { return "\(prefix)\(slot.version) confirmed" }
+            return "\(prefix)\(slot.version) unconfirmed (MCUboot reverts it at the next reset unless it is confirmed)"
+        }
+        return "the device was last seen running " + parts.joined(separator: ", ")
     }
 }

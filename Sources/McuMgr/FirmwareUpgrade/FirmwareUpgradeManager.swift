@@ -39,13 +39,12 @@ public struct FirmwareUpgradeManager: Sendable {
         guard !images.isEmpty else { throw invalid("no image to upgrade") }
         guard Set(images.map(\.index)).count == images.count else { throw invalid("two images have the same image index") }
         if let bad = images.first(where: { $0.index < 0 }) { throw invalid("image index \(bad.index) is negative") }
-        if let depth = configuration.pipelineDepth, !(1...255).contains(depth) {
-            throw invalid("pipeline depth must be 1 to 255, not \(depth)")
+        do throws(UploadError) {
+            try configuration.upload.validate()
+        } catch {
+            throw FirmwareUpgradeError(state: .none, reason: .from(error))
         }
-        guard UploadConfiguration.supportedAlignments.contains(configuration.byteAlignment) else {
-            throw invalid("byte alignment must be 1, 2, 4, 8 or 16, not \(configuration.byteAlignment)")
-        }
-        if let size = configuration.reassemblyBufferSize, size < 64 {
+        if let size = configuration.reassemblyBufferSize, size < SMPDeviceBuffers.minimumBufferSize {
             throw invalid("reassembly buffer size \(size) is too small for an upload request")
         }
         for image in images {

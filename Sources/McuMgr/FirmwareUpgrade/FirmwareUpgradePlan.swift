@@ -81,10 +81,10 @@ struct FirmwareUpgradePlan: Equatable, Sendable {
     init(
         images: [FirmwareUpgradeImage], slots: [ImageSlot], mode: FirmwareUpgradeMode,
         bootloader: BootloaderMode? = nil, refusedErases: Set<Int> = []
-    ) throws(FirmwareUpgradeError) {
+    ) throws(PlanRefusal) {
         let policy = BootPolicy(bootloader)
         if !policy.supports(mode), let bootloader {
-            throw FirmwareUpgradeError(state: .validate, reason: .unsupportedBootloaderMode(bootloader, mode))
+            throw PlanRefusal(reason: .unsupportedBootloaderMode(bootloader, mode))
         }
         for image in images {
             let index = image.index
@@ -114,7 +114,7 @@ struct FirmwareUpgradePlan: Equatable, Sendable {
     private mutating func planStored(
         _ image: FirmwareUpgradeImage, pending: Bool, confirmed: Bool, slots: [ImageSlot],
         mode: FirmwareUpgradeMode, policy: BootPolicy, bootloader: BootloaderMode?
-    ) throws(FirmwareUpgradeError) {
+    ) throws(PlanRefusal) {
         let index = image.index
         guard mode != .uploadOnly else { return }
         if confirmed {
@@ -146,7 +146,7 @@ struct FirmwareUpgradePlan: Equatable, Sendable {
     private mutating func planAbsent(
         _ image: FirmwareUpgradeImage, slots: [ImageSlot], mode: FirmwareUpgradeMode, policy: BootPolicy,
         bootloader: BootloaderMode?, eraseRefused: Bool
-    ) throws(FirmwareUpgradeError) {
+    ) throws(PlanRefusal) {
         let index = image.index
         let running = slots.first { $0.image == index && $0.active }
         if policy.statesExist, let other = slots.first(where: { $0.image == index && !$0.active }) {
@@ -176,10 +176,16 @@ struct FirmwareUpgradePlan: Equatable, Sendable {
         return image.image.version > version
     }
 
-    private func notNewer(_ image: FirmwareUpgradeImage, slots: [ImageSlot], bootloader: BootloaderMode?) -> FirmwareUpgradeError {
+    private func notNewer(_ image: FirmwareUpgradeImage, slots: [ImageSlot], bootloader: BootloaderMode?) -> PlanRefusal {
         let running = slots.first { $0.image == image.index && $0.active }
-        return FirmwareUpgradeError(state: .validate, reason: .notNewerThanRunning(
+        return PlanRefusal(reason: .notNewerThanRunning(
             image: image.index, running: running?.version ?? "unknown", new: image.image.version.deviceString,
             bootloader: bootloader ?? .unknown))
     }
+}
+
+/// Why no plan can carry out an upgrade; the runner reports it with its state and slot table.
+struct PlanRefusal: Error, Sendable {
+    /// The upgrade error's reason.
+    let reason: FirmwareUpgradeError.Reason
 }

@@ -4,6 +4,9 @@ import SMP
 
 /// The upgrade procedure: parameters, bootloader info, validate (plan from the image table),
 /// upload, erase settings, test or mark permanent, reset and wait, re-plan, confirm.
+///
+/// Control steps resend through a lossy link until the configuration's step timeout; the reset
+/// is sent once (it is not idempotent) and the device's image table tells whether it happened.
 struct FirmwareUpgradeRunner: Sendable {
     let client: SMPClient
     let images: [FirmwareUpgradeImage]
@@ -15,64 +18,75 @@ struct FirmwareUpgradeRunner: Sendable {
 
     /// How long a Zephyr device may keep answering after acknowledging a reset (`CONFIG_MCUMGR_GRP_OS_RESET_MS`).
     static let resetGrace = Duration.milliseconds(300)
-    /// How many times a reset is asked for when the device keeps answering without having swapped.
+    /// How long a device must keep answering with an unchanged image table before a lost reset
+    /// request is sent again (well past any device's reset delay, so it cannot reach the new image).
+    static let resetRequestLostAfter = Duration.seconds(3)
+    /// How many times a reset is asked for when the device keeps answering without having rebooted.
     static let maximumResetRequests = 3
+    /// How many resets may be spent freeing the other slot before the upload (a foreign test
+    /// image needs two: one boots it for test, the next reverts it).
+    static let maximumClearingResets = 3
 
     private var imageManager: ImageManager { ImageManager(client: client) }
     private var defaultManager: DefaultManager { DefaultManager(client: client) }
+    private var clock: SMPClock { client.clock }
+
+    /// Where the upgrade stands, for the error it may end with.
+    struct Progress {
+        var state = FirmwareUpgradeState.none
+        var slots: [ImageSlot]?
+    }
 
     func run() async throws(FirmwareUpgradeError) -> FirmwareUpgradeReport {
-        var state = FirmwareUpgradeState.none
+        var progress = Progress()
         do {
-            return try await execute(state: &state)
+            return try await execute(&progress)
         } catch let error as FirmwareUpgradeError {
             throw error
         } catch let error as UploadError {
-            if case .cancelled = error { throw FirmwareUpgradeError(state: state, reason: .cancelled) }
-            throw FirmwareUpgradeError(state: state, reason: .upload(error))
+            throw FirmwareUpgradeError(state: progress.state, reason: .from(error), lastKnownSlots: progress.slots)
+        } catch SMPError.cancelled {
+            throw FirmwareUpgradeError(state: progress.state, reason: .cancelled, lastKnownSlots: progress.slots)
         } catch is CancellationError {
-            throw FirmwareUpgradeError(state: state, reason: .cancelled)
+            throw FirmwareUpgradeError(state: progress.state, reason: .cancelled, lastKnownSlots: progress.slots)
         } catch let error as SMPError {
-            if case .device(let deviceError) = error {
-                throw FirmwareUpgradeError(state: state, reason: .device(deviceError))
-            }
-            throw FirmwareUpgradeError(state: state, reason: .smp(error))
+            throw FirmwareUpgradeError(state: progress.state, reason: .smp(error), lastKnownSlots: progress.slots)
         } catch {
-            throw FirmwareUpgradeError(state: state, reason: .unexpectedState("\(error)"))
+            throw FirmwareUpgradeError(state: progress.state, reason: .unexpectedState("\(error)"), lastKnownSlots: progress.slots)
         }
     }
 
-    func enter(_ new: FirmwareUpgradeState, _ state: inout FirmwareUpgradeState) throws {
+    private func enter(_ new: FirmwareUpgradeState, _ progress: inout Progress) throws {
         try Task.checkCancellation()
-        state = new
+        progress.state = new
         onState(new)
     }
 
-    private func execute(state: inout FirmwareUpgradeState) async throws -> FirmwareUpgradeReport {
-        try enter(.requestMcuMgrParameters, &state)
-        let upload = try await UploadConfiguration.negotiated(
-            with: client, pipelineDepth: configuration.pipelineDepth, byteAlignment: configuration.byteAlignment,
-            reassemblyBufferSize: configuration.reassemblyBufferSize, chunkTimeout: configuration.chunkTimeout
-        )
-        logger.debug("upload packets of up to \(upload.packetSize) bytes, \(upload.pipelineDepth) in flight")
+    private func fail(_ reason: FirmwareUpgradeError.Reason, _ progress: Progress) -> FirmwareUpgradeError {
+        FirmwareUpgradeError(state: progress.state, reason: reason, lastKnownSlots: progress.slots)
+    }
+
+    private func execute(_ progress: inout Progress) async throws -> FirmwareUpgradeReport {
+        let step = configuration.stepOptions
+        try enter(.requestMcuMgrParameters, &progress)
+        let buffers = try await negotiate()
+        let depth = configuration.upload.depth(for: buffers)
+        let packetSize = await client.packetLimit()
+        logger.debug("upload packets of up to \(packetSize) bytes, \(depth) in flight")
 
         // The configured mode wins; otherwise the device's. Any error answer lets the upgrade go on (as a swap mode).
         var bootloader = configuration.bootloaderMode
         if configuration.requestsBootloaderInfo {
-            try enter(.bootloaderInfo, &state)
-            do {
-                let info = try await defaultManager.bootloaderInfo()
-                logger.debug("bootloader \(info.name ?? "unknown"), mode \(info.mode.map(String.init) ?? "unknown")")
-                bootloader = bootloader ?? info.bootloaderMode
-            } catch SMPError.device(let error) {
-                logger.debug("no bootloader info: \(error)")
-            }
+            try enter(.bootloaderInfo, &progress)
+            let reported = try await bootloaderMode()
+            bootloader = bootloader ?? reported
         }
 
-        try enter(.validate, &state)
-        var slots = try await listImages()
-        try await checkImageIndexes(slots: slots, state: state)
-        try checkDowngrade(slots: slots, state: state)
+        try enter(.validate, &progress)
+        var slots = try await imageManager.list(options: step)
+        progress.slots = slots
+        try await checkImageIndexes(slots: slots, progress: progress)
+        try checkDowngrade(slots: slots, progress: progress)
 
         var uploaded: [Int] = []
         var bytesUploaded = 0
@@ -82,72 +96,100 @@ struct FirmwareUpgradeRunner: Sendable {
         var clearingResets = 0
         var refusedErases: Set<Int> = []
         while true {
-            let plan = try FirmwareUpgradePlan(
-                images: images, slots: slots, mode: configuration.mode, bootloader: bootloader, refusedErases: refusedErases)
+            let plan = try makePlan(slots: slots, bootloader: bootloader, refusedErases: refusedErases, progress: progress)
             if resetRequested {
-                try checkAfterReset(slots: slots, state: state)
+                try checkAfterReset(slots: slots, progress: progress)
             }
             if plan.isDone { break }
 
             // Free the other slot first: a reset when it is held for a revert or an erase was refused.
             if let reason = plan.resetFirst {
-                slots = try await clearingReset(reason: reason, count: &clearingResets, previous: slots, state: &state)
+                guard clearingResets < Self.maximumClearingResets else {
+                    throw fail(.unexpectedState("the other slot is still held after \(clearingResets) resets (\(reason))"), progress)
+                }
+                clearingResets += 1
+                logger.info("resetting before the upload: \(reason)")
+                try enter(.reset, &progress)
+                slots = try await resetAndWait(previous: slots, progress: progress)
+                progress.slots = slots
                 resets += 1
+                try enter(.validate, &progress)
                 continue
             }
             if !plan.erases.isEmpty {
-                let refused = try await eraseForeignImages(plan.erases)
+                let refused = try await eraseForeignImages(plan.erases, options: step)
                 if !refused.isEmpty {
                     refusedErases.formUnion(refused)
-                    slots = try await listImages()
+                    slots = try await imageManager.list(options: step)
+                    progress.slots = slots
                     continue
                 }
             }
 
             if !plan.uploads.isEmpty {
-                try enter(.upload, &state)
-                let started = ContinuousClock.now
+                try enter(.upload, &progress)
+                let started = clock.now
                 for index in plan.uploads {
                     let image = images.first { $0.index == index }!
-                    bytesUploaded += try await self.upload(image, configuration: upload)
+                    bytesUploaded += try await self.upload(image)
                     uploaded.append(index)
                 }
-                uploadTime += ContinuousClock.now - started
+                uploadTime += clock.now - started
             }
             if plan.needsReset && configuration.eraseAppSettings {
-                try enter(.eraseAppSettings, &state)
+                try enter(.eraseAppSettings, &progress)
                 _ = try await optional { try await BasicManager(client: client).eraseStorage() }
             }
             for index in plan.tests {
-                try enter(.test, &state)
-                slots = try await retryingBusy("image test") { try await imageManager.test(hash: hash(of: index)) }
+                try enter(.test, &progress)
+                slots = try await imageManager.test(hash: hash(of: index), options: step)
+                progress.slots = slots
             }
             for index in plan.permanents + plan.confirms {
-                try enter(.confirm, &state)
-                slots = try await retryingBusy("image confirm") { try await imageManager.confirm(hash: hash(of: index)) }
+                try enter(.confirm, &progress)
+                slots = try await imageManager.confirm(hash: hash(of: index), options: step)
+                progress.slots = slots
             }
             if plan.needsReset {
                 guard !resetRequested else {
-                    throw FirmwareUpgradeError(state: state, reason: .unexpectedState("the device still needs a reset after resetting"))
+                    throw fail(.unexpectedState("the device still needs a reset after resetting"), progress)
                 }
-                try enter(.reset, &state)
-                slots = try await resetAndWait(previous: slots)
+                try enter(.reset, &progress)
+                slots = try await resetAndWait(previous: slots, progress: progress)
+                progress.slots = slots
                 resets += 1
                 resetRequested = true
             } else {
-                slots = try await listImages()
-                let again = try FirmwareUpgradePlan(images: images, slots: slots, mode: configuration.mode, bootloader: bootloader)
+                slots = try await imageManager.list(options: step)
+                progress.slots = slots
+                let again = try makePlan(slots: slots, bootloader: bootloader, refusedErases: [], progress: progress)
                 guard again.isDone else {
-                    throw FirmwareUpgradeError(state: state, reason: .unexpectedState("the device's image table did not change as planned"))
+                    throw fail(.unexpectedState("the device's image table did not change as planned"), progress)
                 }
                 break
             }
         }
-        try enter(.success, &state)
+        try enter(.success, &progress)
         return FirmwareUpgradeReport(
             uploadedImages: uploaded, bytesUploaded: bytesUploaded, uploadDuration: uploadTime,
-            resets: resets, slots: slots, pipelineDepth: upload.pipelineDepth, packetSize: upload.packetSize
+            resets: resets, slots: slots, pipelineDepth: depth, packetSize: packetSize
         )
+    }
+
+    /// Asks for the bootloader's name and mode and returns the mode; any error answer the device
+    /// gives lets the upgrade go on without one (planned as a swap mode).
+    private func bootloaderMode() async throws(SMPError) -> BootloaderMode? {
+        let info: BootloaderInfo
+        do throws(SMPError) {
+            info = try await defaultManager.bootloaderInfo(options: configuration.stepOptions)
+        } catch .device(let error) {
+            logger.debug("no bootloader info: \(error)")
+            return nil
+        } catch {
+            throw error
+        }
+        logger.debug("bootloader \(info.name ?? "unknown"), mode \(info.mode.map(String.init) ?? "unknown")")
+        return info.bootloaderMode
     }
 
     private func hash(of index: Int) -> [UInt8] {
@@ -164,9 +206,22 @@ struct FirmwareUpgradeRunner: Sendable {
         }
     }
 
+    /// Reads the device's buffers, asking again after timeouts until the step timeout.
+    private func negotiate() async throws -> SMPDeviceBuffers? {
+        let deadline = clock.now + configuration.stepTimeout
+        while true {
+            do {
+                return try await client.negotiate(reassemblyBufferSize: configuration.reassemblyBufferSize)
+            } catch {
+                guard case .timeout = error, clock.now < deadline else { throw error }
+                logger.debug("no answer to the parameters request yet; asking again")
+            }
+        }
+    }
+
     // MARK: Validate
 
-    private func checkImageIndexes(slots: [ImageSlot], state: FirmwareUpgradeState) async throws {
+    private func checkImageIndexes(slots: [ImageSlot], progress: Progress) async throws {
         let wanted = Set(images.map(\.index))
         guard wanted != [0] else { return }
         var known = Set(slots.map(\.image))
@@ -174,13 +229,13 @@ struct FirmwareUpgradeRunner: Sendable {
             known.formUnion(info.map(\.image))
         }
         if let missing = wanted.subtracting(known).sorted().first {
-            throw FirmwareUpgradeError(state: state, reason: .invalidConfiguration(
+            throw fail(.invalidConfiguration(
                 "the device has no image \(missing) (it has \(known.sorted().map(String.init).joined(separator: ", ")))"
-            ))
+            ), progress)
         }
     }
 
-    private func checkDowngrade(slots: [ImageSlot], state: FirmwareUpgradeState) throws {
+    private func checkDowngrade(slots: [ImageSlot], progress: Progress) throws {
         guard configuration.rejectsDowngrade else { return }
         for image in images {
             guard let running = slots.first(where: { $0.image == image.index && $0.active }),
@@ -188,20 +243,18 @@ struct FirmwareUpgradeRunner: Sendable {
                   let runningVersion = McuBootVersion(string: running.version)
             else { continue }
             if image.image.version <= runningVersion {
-                throw FirmwareUpgradeError(state: state, reason: .downgradeRefused(
-                    image: image.index, running: running.version, new: image.image.version.deviceString
-                ))
+                throw fail(.downgradeRefused(image: image.index, running: running.version, new: image.image.version.deviceString), progress)
             }
         }
     }
 
     // MARK: Upload
 
-    private func upload(_ image: FirmwareUpgradeImage, configuration upload: UploadConfiguration) async throws -> Int {
+    private func upload(_ image: FirmwareUpgradeImage) async throws -> Int {
         let target = ImageUploadTarget(
             client: client, image: image.index, sha: image.image.fileSHA256, upgrade: configuration.rejectsDowngrade
         )
-        let engine = UploadEngine(target: target, configuration: upload, control: control, logger: logger)
+        let engine = UploadEngine(target: target, configuration: configuration.upload, control: control, logger: logger)
         let index = image.index
         let report = onProgress
         _ = try await engine.upload(image.image.bytes) { report(index, $0) }
@@ -211,52 +264,59 @@ struct FirmwareUpgradeRunner: Sendable {
     // MARK: Reset
 
     /// Resets the device and returns its image table once it answers again after the reboot.
-    func resetAndWait(previous: [ImageSlot]) async throws -> [ImageSlot] {
-        let deadline = ContinuousClock.now + configuration.resetTimeout
+    ///
+    /// The reset is sent once: if its answer is lost, the device may already be booting the new
+    /// image, and a second reset would make MCUboot revert it. Only a device that keeps answering
+    /// with an unchanged table for well past its reset delay is asked again.
+    private func resetAndWait(previous: [ImageSlot], progress: Progress) async throws -> [ImageSlot] {
+        let deadline = clock.now + configuration.resetTimeout
         var requests = 0
+        var lastRequest = clock.now
         func requestReset() async throws {
             requests += 1
+            lastRequest = clock.now
             do {
                 try await defaultManager.reset()
-            } catch let error as SMPError {
-                // The answer may be lost while the device goes down; only a refusal is an error.
-                if case .device = error { throw error }
-                logger.debug("no answer to the reset request (\(error)); the device may already be rebooting")
+            } catch SMPError.device(let error) {
+                throw SMPError.device(error)
+            } catch {
+                logger.debug("no answer to the reset request (\(error)); finding out whether the device rebooted")
             }
         }
         try await requestReset()
-        try await Task.sleep(for: max(configuration.estimatedSwapTime, Self.resetGrace))
+        try await clock.sleep(for: max(configuration.estimatedSwapTime, Self.resetGrace))
         var delay = Duration.milliseconds(100)
         while true {
             try Task.checkCancellation()
             do {
-                try? await client.transport.connect()
-                let slots = try await imageManager.list(timeout: .seconds(1), retries: 0)
+                try? await client.reconnect()
+                let slots = try await imageManager.list(options: SMPRequestOptions(timeout: .seconds(1), retries: 0))
                 // A reboot always changes the table (a swap, or a cleared pending flag); an
-                // unchanged one means the device has not rebooted yet.
+                // unchanged one means the device has not rebooted.
                 if slots != previous { return slots }
-                if requests < Self.maximumResetRequests, ContinuousClock.now + delay * 4 < deadline {
+                if requests < Self.maximumResetRequests, clock.now - lastRequest >= Self.resetRequestLostAfter,
+                   clock.now + delay * 4 < deadline {
                     logger.info("the device answers without having rebooted; asking for a reset again")
                     try await requestReset()
-                    try await Task.sleep(for: Self.resetGrace)
+                    try await clock.sleep(for: Self.resetGrace)
                 }
             } catch SMPError.timeout {
             } catch SMPError.transport {
             }
-            guard ContinuousClock.now + delay < deadline else {
-                throw FirmwareUpgradeError(state: .reset, reason: .deviceDidNotReturn)
+            guard clock.now + delay < deadline else {
+                throw fail(.deviceDidNotReturn, progress)
             }
-            try await Task.sleep(for: delay)
+            try await clock.sleep(for: delay)
             delay = min(delay * 3 / 2, .seconds(2))
         }
     }
 
-    private func checkAfterReset(slots: [ImageSlot], state: FirmwareUpgradeState) throws {
+    private func checkAfterReset(slots: [ImageSlot], progress: Progress) throws {
         guard configuration.mode != .uploadOnly else { return }
         // Confirm every image or none: all must run before any is confirmed.
         for image in images {
             guard case .running = FirmwareUpgradePlan.standing(of: image.image.hash, index: image.index, in: slots) else {
-                throw FirmwareUpgradeError(state: state, reason: .imageNotActive(image: image.index))
+                throw fail(.imageNotActive(image: image.index), progress)
             }
         }
     }

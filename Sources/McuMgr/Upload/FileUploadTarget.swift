@@ -22,12 +22,12 @@ public struct FileUploadTarget: UploadTarget {
     /// The first chunk also carries `len`.
     public func request(offset: Int, data: ArraySlice<UInt8>, totalLength: Int, isFirst: Bool) throws -> UploadChunkRequest {
         let chunk = FileUploadRequest(name: name, offset: offset, data: Array(data), length: isFirst ? totalLength : nil)
-        return UploadChunkRequest(group: .fs, command: 0, payload: try CBOREncoder().encodeValue(chunk))
+        return try UploadChunkRequest(chunk)
     }
 
     /// The answer's `off`; a device that is elsewhere names the offset it expects in `len`, next to the error.
-    public func acknowledgement(from response: CBORValue) throws -> UploadAcknowledgement {
-        if case .fs(.fileOffsetNotValid)? = SMPDeviceError(response: response), let expected = response["len"]?.intValue {
+    public func acknowledgement(from response: CBORValue) throws(SMPError) -> UploadAcknowledgement {
+        if case .fs(.fileOffsetNotValid)? = try SMPDeviceError(response: response), let expected = response["len"]?.intValue {
             return UploadAcknowledgement(nextOffset: expected)
         }
         return try UploadAcknowledgement(response: response, upload: "file upload")

@@ -29,11 +29,11 @@ public struct ImageUploadTarget: UploadTarget {
         let chunk = isFirst
             ? ImageUploadRequest(offset: offset, data: Array(data), length: totalLength, sha: sha, image: image, upgrade: upgrade)
             : ImageUploadRequest(offset: offset, data: Array(data))
-        return UploadChunkRequest(group: .image, command: 1, payload: try CBOREncoder().encodeValue(chunk))
+        return try UploadChunkRequest(chunk)
     }
 
     /// The answer's `off`, and `match` on the last chunk.
-    public func acknowledgement(from response: CBORValue) throws -> UploadAcknowledgement {
+    public func acknowledgement(from response: CBORValue) throws(SMPError) -> UploadAcknowledgement {
         try UploadAcknowledgement(response: response, upload: "image upload")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SMP
 
 /// How far an upload has come.
 public struct UploadProgress: Sendable, Hashable {
@@ -26,18 +27,21 @@ public struct UploadProgress: Sendable, Hashable {
 /// Turns acknowledged offsets into throughput figures.
 struct UploadProgressMeter {
     let total: Int
-    private let start = ContinuousClock.now
+    private let clock: SMPClock
+    private let start: SMPInstant
     /// The first offset recorded: bytes the device already held (a resumed upload) do not count as sent now.
     private var startBytes: Int?
     /// Recent (time, offset) samples, about the last second.
-    private var samples: [(time: ContinuousClock.Instant, bytes: Int)] = []
+    private var samples: [(time: SMPInstant, bytes: Int)] = []
 
-    init(total: Int) {
+    init(total: Int, clock: SMPClock) {
         self.total = total
+        self.clock = clock
+        self.start = clock.now
     }
 
     mutating func record(_ bytes: Int) -> UploadProgress {
-        let now = ContinuousClock.now
+        let now = clock.now
         let base = startBytes ?? bytes
         startBytes = base
         samples.append((now, bytes))
@@ -45,16 +49,12 @@ struct UploadProgressMeter {
             samples.removeFirst()
         }
         let oldest = samples[0]
-        let window = seconds(now - oldest.time)
-        let elapsed = seconds(now - start)
+        let window = (now - oldest.time).seconds
+        let elapsed = (now - start).seconds
         return UploadProgress(
             bytesSent: bytes, totalBytes: total,
             currentBytesPerSecond: window > 0 ? max(0, Double(bytes - oldest.bytes) / window) : 0,
             averageBytesPerSecond: elapsed > 0 ? max(0, Double(bytes - base) / elapsed) : 0
         )
-    }
-
-    private func seconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 }

@@ -14,12 +14,16 @@ public protocol UploadTarget: Sendable {
     /// The request carrying `data` at `offset` of a file of `totalLength` bytes.
     func request(offset: Int, data: ArraySlice<UInt8>, totalLength: Int, isFirst: Bool) throws -> UploadChunkRequest
     /// Reads the device's whole answer to a chunk (error fields included) as an acknowledgement,
-    /// or throws the device's error.
-    func acknowledgement(from response: CBORValue) throws -> UploadAcknowledgement
+    /// or throws the device's error (`SMPError.device`) or a malformed answer (`.invalidResponse`).
+    func acknowledgement(from response: CBORValue) throws(SMPError) -> UploadAcknowledgement
 }
 
 /// One chunk's request: where it goes and its CBOR map.
 public struct UploadChunkRequest: Sendable {
+    /// Read or write (uploads write).
+    public var operation: SMPOperation = .write
+    /// Whether the session may resend the chunk on a timeout (upload chunks carry their offset: yes).
+    public var retryPolicy: SMPRetryPolicy = .resend
     /// The management group.
     public var group: SMPGroup
     /// The command within the group.
@@ -32,6 +36,13 @@ public struct UploadChunkRequest: Sendable {
         self.group = group
         self.command = command
         self.payload = payload
+    }
+
+    /// The chunk request of a typed upload request (image or file upload), keeping its group and command.
+    public init<Request: SMPRequest>(_ request: Request) throws {
+        self.init(group: Request.group, command: Request.command, payload: try CBOREncoder().encodeValue(request))
+        operation = Request.operation
+        retryPolicy = Request.retryPolicy
     }
 }
 
@@ -62,10 +73,10 @@ public struct UploadAcknowledgement: Sendable, Hashable {
 extension UploadAcknowledgement {
     /// Reads `off`, and `match` when present, from a chunk's answer; a device error in it is thrown
     /// as `SMPError.device`, a missing `off` as `SMPError.invalidResponse` naming `upload`.
-    public init(response: CBORValue, upload: String) throws {
-        if let error = SMPDeviceError(response: response) { throw SMPError.device(error) }
+    public init(response: CBORValue, upload: String) throws(SMPError) {
+        if let error = try SMPDeviceError(response: response) { throw .device(error) }
         guard let next = response["off"]?.intValue else {
-            throw SMPError.invalidResponse("\(upload) answer has no \"off\": \(response)")
+            throw .invalidResponse("\(upload) answer has no integer \"off\": \(response)")
         }
         self.init(nextOffset: next, match: response["match"]?.boolValue)
     }

@@ -1,67 +1,92 @@
 import CBOR
 
 extension SMPClient {
-    /// Sends a CBOR request and returns the response map; a device error (`err` or non-zero `rc`) throws `SMPError.device`.
+    /// Sends a typed request and returns its typed answer.
+    ///
+    /// A device error (`err` or a non-zero `rc`) throws `SMPError.device`; a malformed status or a
+    /// missing required field throws `SMPError.invalidResponse` naming it. A busy or out-of-memory
+    /// answer is retried with back-off within the request's deadline.
+    public func send<Request: SMPRequest>(_ request: Request, options: SMPRequestOptions = SMPRequestOptions()) async throws(SMPError) -> Request.Response {
+        let payload: [UInt8]
+        do {
+            payload = try CBOREncoder().encode(request)
+        } catch {
+            throw .invalidRequest("\(Request.self): \(error)")
+        }
+        let response = try await exchange(
+            Request.operation, group: Request.group, command: Request.command, encodedPayload: payload,
+            retryPolicy: Request.retryPolicy, options: options
+        )
+        if let error = try SMPDeviceError(response: response) { throw .device(error) }
+        do {
+            return try CBORDecoder().decode(Request.Response.self, from: response)
+        } catch {
+            throw .invalidResponse("\(Request.group) command \(Request.command): \(describe(decodingError: error)) in \(response)")
+        }
+    }
+
+    /// Sends a CBOR map and returns the answer map; a device error throws `SMPError.device`.
+    /// (For commands without a request type: application groups, raw tools, device tests.)
     public func request(
         _ operation: SMPOperation, group: SMPGroup, command: UInt8, payload: CBORValue = .map([]),
-        timeout: Duration? = nil, retries: Int? = nil
-    ) async throws -> CBORValue {
-        let response = try await exchange(operation, group: group, command: command, payload: payload, timeout: timeout, retries: retries)
-        if let error = SMPDeviceError(response: response) {
-            throw SMPError.device(error)
-        }
+        retryPolicy: SMPRetryPolicy? = nil, options: SMPRequestOptions = SMPRequestOptions()
+    ) async throws(SMPError) -> CBORValue {
+        let response = try await exchange(operation, group: group, command: command, payload: payload, retryPolicy: retryPolicy, options: options)
+        if let error = try SMPDeviceError(response: response) { throw .device(error) }
         return response
     }
 
-    /// Sends a CBOR request and returns the response map as it came, error fields included
-    /// (for commands whose errors carry data, such as a file upload's expected offset).
-    ///
-    /// If the device refuses SMP v2 (`MGMT_ERR_UNSUPPORTED_TOO_NEW`), the session switches to v1 and asks again.
+    /// Sends a CBOR map and returns the answer map as it came, error fields included (for
+    /// commands whose errors carry data, such as a file upload's expected offset). Reads are
+    /// resent on timeouts and writes are not, unless `retryPolicy` says otherwise.
     public func exchange(
         _ operation: SMPOperation, group: SMPGroup, command: UInt8, payload: CBORValue = .map([]),
-        timeout: Duration? = nil, retries: Int? = nil
-    ) async throws -> CBORValue {
-        let bytes = CBORWriter().encode(payload)
-        let response = try await decodedResponse(operation, group, command, bytes, timeout, retries)
-        if case .status(.unsupportedTooNew, _)? = SMPDeviceError(response: response), configuration.version == .v2 {
-            setVersion(.v1)
-            return try await decodedResponse(operation, group, command, bytes, timeout, retries)
-        }
-        return response
+        retryPolicy: SMPRetryPolicy? = nil, options: SMPRequestOptions = SMPRequestOptions()
+    ) async throws(SMPError) -> CBORValue {
+        try await exchange(
+            operation, group: group, command: command, encodedPayload: CBORWriter().encode(payload),
+            retryPolicy: retryPolicy ?? (operation == .read ? .resend : .doNotResend), options: options
+        )
     }
 
-    /// Sends a typed request and decodes the typed response (unknown response keys are ignored).
-    public func request<Response: Decodable>(
-        _ operation: SMPOperation, group: SMPGroup, command: UInt8, body: some Encodable,
-        as type: Response.Type, timeout: Duration? = nil, retries: Int? = nil
-    ) async throws -> Response {
-        let payload: CBORValue
-        do {
-            payload = try CBOREncoder().encodeValue(body)
-        } catch {
-            throw SMPError.invalidRequest("\(error)")
-        }
-        let response = try await request(operation, group: group, command: command, payload: payload, timeout: timeout, retries: retries)
-        do {
-            return try CBORDecoder().decode(type, from: response)
-        } catch {
-            throw SMPError.invalidResponse("\(group) command \(command): \(describe(decodingError: error)) in \(response)")
-        }
-    }
-
-    private func decodedResponse(
-        _ operation: SMPOperation, _ group: SMPGroup, _ command: UInt8, _ bytes: [UInt8],
-        _ timeout: Duration?, _ retries: Int?
-    ) async throws -> CBORValue {
-        let packet = try await transceive(operation, group: group, command: command, payload: bytes, timeout: timeout, retries: retries)
-        do {
-            let value = try packet.decodedPayload()
-            guard case .map = value else {
-                throw SMPError.invalidResponse("\(group) command \(command) answered \(value), not a map")
+    /// The shared path: send, decode the answer map, retry busy answers within the deadline, and
+    /// fall back to SMP v1 once when the device refuses v2.
+    private func exchange(
+        _ operation: SMPOperation, group: SMPGroup, command: UInt8, encodedPayload bytes: [UInt8],
+        retryPolicy: SMPRetryPolicy, options: SMPRequestOptions
+    ) async throws(SMPError) -> CBORValue {
+        let timeout = options.timeout ?? configuration.timeout
+        let allowance = options.deadline ?? timeout * (max(options.retries ?? configuration.retries, 0) + 1)
+        let deadline = clock.now + allowance
+        var backOff = Duration.milliseconds(25)
+        while true {
+            let remaining = deadline - clock.now
+            var attempt = options
+            attempt.deadline = max(remaining, .milliseconds(1))
+            let packet = try await transceive(operation, group: group, command: command, payload: bytes, retryPolicy: retryPolicy, options: attempt)
+            let response: CBORValue
+            do {
+                response = try packet.decodedPayload()
+            } catch {
+                throw .invalidResponse("\(group) command \(command): \(error)")
             }
-            return value
-        } catch let error as CBORDecodingError {
-            throw SMPError.invalidResponse("\(group) command \(command): \(error)")
+            guard case .map = response else {
+                throw .invalidResponse("\(group) command \(command) answered \(response), not a map")
+            }
+            switch try SMPDeviceError(response: response) {
+            case .status(.unsupportedTooNew, _)? where configuration.version == .v2:
+                logger.info("the device refuses SMP v2; using v1")
+                setVersion(.v1)
+                continue
+            case .status(let code, _)? where code == .busy || code == .noMemory:
+                guard clock.now + backOff < deadline else { return response }
+                logger.debug("the device is busy (\(code.name)); asking again in \(backOff)")
+                do { try await clock.sleep(for: backOff) } catch { throw .cancelled }
+                backOff = min(backOff * 2, .seconds(1))
+                continue
+            default:
+                return response
+            }
         }
     }
 

@@ -1,9 +1,13 @@
 import Logging
 
-/// One SMP session with a device: owns sequence numbers, keeps up to `maximumInFlight`
-/// requests outstanding, matches responses by sequence number (in any order), times requests
-/// out and resends them with the same sequence number, and stops waiting when the calling
-/// task is cancelled. Managers stay stateless and share one client.
+/// One SMP session with a device, and the one owner of everything about its link: sequence
+/// numbers, the requests in flight and their timeouts, the in-flight window (narrowed when the
+/// device runs out of buffers, widened again as answers come), the device's buffer size and
+/// count, the transport's packet sizes, and reconnecting.
+///
+/// Responses are matched by sequence number in any order; an idempotent request is resent with
+/// the same sequence number after a timeout; a request that is not idempotent never is. Managers
+/// stay stateless and share one client. All time is read from ``clock``.
 public actor SMPClient {
     /// How the client talks to the device.
     public struct Configuration: Sendable {
@@ -11,49 +15,73 @@ public actor SMPClient {
         public var version: SMPVersion
         /// How long to wait for each response before resending.
         public var timeout: Duration
-        /// How many times a request is resent after its first try before it fails with `SMPError.timeout`.
+        /// How many times an idempotent request is resent after its first try before it fails with `SMPError.timeout`.
         public var retries: Int
         /// How many requests may wait for their responses at once (1–255).
         public var maximumInFlight: Int
+        /// How a dropped link is brought back.
+        public var reconnect: SMPReconnectPolicy
 
         /// Makes a configuration; by default SMP v2, 5 s timeout, 2 retries, one request in flight.
-        public init(version: SMPVersion = .v2, timeout: Duration = .seconds(5), retries: Int = 2, maximumInFlight: Int = 1) {
+        public init(
+            version: SMPVersion = .v2, timeout: Duration = .seconds(5), retries: Int = 2, maximumInFlight: Int = 1,
+            reconnect: SMPReconnectPolicy = SMPReconnectPolicy()
+        ) {
             self.version = version
             self.timeout = timeout
             self.retries = retries
             self.maximumInFlight = maximumInFlight
+            self.reconnect = reconnect
         }
     }
 
-    /// The transport this session runs over.
-    public nonisolated let transport: any SMPTransport
+    /// The time source of this session and of everything running on it (uploads, upgrades).
+    public nonisolated let clock: SMPClock
     /// The current configuration.
     public private(set) var configuration: Configuration
-    /// The device's SMP buffer size (`buf_size`) once known; no request larger than it is sent.
-    public private(set) var deviceBufferSize: Int?
+    /// The device's SMP buffers once ``negotiate(reassemblyBufferSize:)`` has read them.
+    public internal(set) var deviceBuffers: SMPDeviceBuffers?
+    /// How many requests may be in flight now: `configuration.maximumInFlight`, or fewer while
+    /// the device has been short of buffers.
+    public internal(set) var window: Int
 
-    private let logger: Logger
-    private var pending: [UInt8: PendingRequest] = [:]
-    private var unclaimed: [UInt64: Result<SMPPacket, any Error>] = [:]
+    nonisolated let transport: any SMPTransport
+    let logger: Logger
+    var reassemblyBufferSize: Int?
+    var hasNegotiated = false
+    var pending: [UInt8: PendingRequest] = [:]
+    var inFlight = 0
+    var slotWaiters: [(token: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+    var timer: (task: Task<Void, Never>, target: SMPInstant)?
+    var reconnection: Task<Result<Void, SMPError>, Never>?
+    var answersSinceWindowChange = 0
+    var windowProbeInterval = SMPClient.initialWindowProbeInterval
     private var nextSequence: UInt8 = 0
-    private var inFlight = 0
-    private var waiters: [(token: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
     private var receiver: Task<Void, Never>?
     private var tokens: UInt64 = 0
-    private var isClosed = false
+    var isClosed = false
 
-    /// Makes a session over `transport`. The session is the transport's only event consumer.
-    public init(transport: any SMPTransport, configuration: Configuration = Configuration(), logger: Logger = Logger(label: "smp")) {
+    /// Makes a session over `transport`; the session is the transport's only event consumer.
+    public init(
+        transport: any SMPTransport, configuration: Configuration = Configuration(), clock: SMPClock = .continuous,
+        logger: Logger = Logger(label: "smp")
+    ) {
         self.transport = transport
         self.configuration = configuration
-        self.configuration.maximumInFlight = min(max(configuration.maximumInFlight, 1), 255)
+        self.configuration.maximumInFlight = Self.clampedWindow(configuration.maximumInFlight)
+        self.configuration.retries = max(configuration.retries, 0)
+        self.window = self.configuration.maximumInFlight
+        self.clock = clock
         self.logger = logger
     }
 
-    /// Changes how many requests may be in flight (clamped to 1–255).
+    /// Changes how many requests may be in flight (clamped to 1–255); the window starts there again.
     public func setMaximumInFlight(_ count: Int) {
-        configuration.maximumInFlight = min(max(count, 1), 255)
-        wakeWaiters()
+        configuration.maximumInFlight = Self.clampedWindow(count)
+        window = configuration.maximumInFlight
+        answersSinceWindowChange = 0
+        windowProbeInterval = Self.initialWindowProbeInterval
+        wakeSlotWaiters()
     }
 
     /// Changes the per-request timeout and retry count.
@@ -67,42 +95,26 @@ public actor SMPClient {
         configuration.version = version
     }
 
-    /// Records the device's `buf_size`, which then bounds every request.
-    public func setDeviceBufferSize(_ size: Int?) {
-        deviceBufferSize = size
-    }
+    static func clampedWindow(_ count: Int) -> Int { min(max(count, 1), 255) }
 
-    /// The largest request this session sends: the transport's limit, and the device's buffer once known.
-    public func packetLimit() async -> Int {
-        let transportLimit = await transport.maximumPacketSize
-        return min(transportLimit, deviceBufferSize ?? Int.max)
-    }
+    // MARK: - Sending
 
-    /// Sends one request and returns the matching response packet, whatever its status.
+    /// Puts one request on its way and returns once the transport has it; `completion` receives
+    /// the answer packet (whatever its status), or the error that ended the request.
     ///
-    /// Throws `SMPError` (timeout, transport, size) or `CancellationError`.
-    public func transceive(
+    /// Requests submitted one after the other by one task leave in that order, which a pipelined
+    /// upload needs. `retryPolicy` says whether the request may be resent on a timeout.
+    public func submit(
         _ operation: SMPOperation, group: SMPGroup, command: UInt8, payload: [UInt8],
-        timeout: Duration? = nil, retries: Int? = nil
-    ) async throws -> SMPPacket {
-        let request = try await send(operation, group: group, command: command, payload: payload, timeout: timeout, retries: retries)
-        return try await response(to: request)
-    }
-
-    /// Sends one request and returns once it is on its way; `response(to:)` then waits for the answer.
-    ///
-    /// Requests sent one after the other by one task leave in that order, which a pipelined
-    /// upload needs. Every request sent must be redeemed with `response(to:)`.
-    public func send(
-        _ operation: SMPOperation, group: SMPGroup, command: UInt8, payload: [UInt8],
-        timeout: Duration? = nil, retries: Int? = nil
-    ) async throws -> SMPSentRequest {
-        if isClosed { throw SMPError.closed }
-        try Task.checkCancellation()
+        retryPolicy: SMPRetryPolicy, options: SMPRequestOptions = SMPRequestOptions(),
+        completion: @escaping @Sendable (Result<SMPPacket, SMPError>) -> Void
+    ) async throws(SMPError) -> SMPSentRequest {
+        if isClosed { throw .closed }
+        if Task.isCancelled { throw .cancelled }
         startReceiving()
         let limit = await packetLimit()
         let size = SMPHeader.size + payload.count
-        guard size <= limit else { throw SMPError.requestTooLarge(size: size, limit: limit) }
+        guard size <= limit else { throw .requestTooLarge(size: size, limit: limit) }
 
         try await acquireSlot()
         let sequence = allocateSequence()
@@ -111,40 +123,50 @@ public actor SMPClient {
             version: configuration.version, operation: operation, length: UInt16(payload.count),
             group: group.rawValue, sequence: sequence, command: command
         )
+        let timeout = options.timeout ?? configuration.timeout
+        let resends = retryPolicy == .resend ? max(options.retries ?? configuration.retries, 0) : 0
+        let now = clock.now
+        let overall = options.deadline.map { now + $0 }
+        var firstDeadline = now + timeout
+        if let overall { firstDeadline = min(firstDeadline, overall) }
         let entry = PendingRequest(
-            token: token, group: group, command: command, bytes: header.bytes + payload,
-            timeout: timeout ?? configuration.timeout, retries: retries ?? configuration.retries
+            token: token, group: group, command: command, bytes: header.bytes + payload, timeout: timeout,
+            resends: resends, deadline: firstDeadline, overallDeadline: overall, completion: completion
         )
         pending[sequence] = entry
-        armTimer(for: entry, sequence: sequence)
+        armTimer()
         logger.trace("-> \(describe(header))")
         do {
             try await transport.send(entry.bytes)
         } catch {
-            finish(sequence, token: token, with: .failure(SMPError.transport(error)))
+            finish(sequence, token: token, with: .failure(.transport(error)))
         }
         return SMPSentRequest(sequence: sequence, token: token)
     }
 
-    /// Waits for the response to a request made with `send`; cancelling the task stops waiting.
-    public func response(to request: SMPSentRequest) async throws -> SMPPacket {
-        if let result = unclaimed.removeValue(forKey: request.token) {
-            return try result.get()
-        }
-        guard let entry = pending[request.sequence], entry.token == request.token else {
-            throw SMPError.invalidRequest("no request with sequence number \(request.sequence) is waiting for a response")
-        }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SMPPacket, any Error>) in
-                if let result = unclaimed.removeValue(forKey: request.token) {
-                    continuation.resume(with: result)
-                } else {
-                    entry.continuation = continuation
-                }
-            }
+    /// Sends one request and waits for its answer packet, whatever its status.
+    public func transceive(
+        _ operation: SMPOperation, group: SMPGroup, command: UInt8, payload: [UInt8],
+        retryPolicy: SMPRetryPolicy, options: SMPRequestOptions = SMPRequestOptions()
+    ) async throws(SMPError) -> SMPPacket {
+        let slot = ResponseSlot()
+        let sent = try await submit(
+            operation, group: group, command: command, payload: payload, retryPolicy: retryPolicy, options: options
+        ) { slot.deliver($0) }
+        let clock = self.clock
+        let result = await withTaskCancellationHandler {
+            await slot.wait()
         } onCancel: {
-            Task { await self.finish(request.sequence, token: request.token, with: .failure(CancellationError())) }
+            slot.deliver(.failure(.cancelled))
+            clock.task { await self.cancel(sent) }
         }
+        return try result.get()
+    }
+
+    /// Stops waiting for a request: its completion receives `SMPError.cancelled`, its window slot
+    /// is freed, and a late answer is ignored.
+    public func cancel(_ request: SMPSentRequest) {
+        finish(request.sequence, token: request.token, with: .failure(.cancelled))
     }
 
     /// Fails every request in flight and closes the transport.
@@ -152,58 +174,19 @@ public actor SMPClient {
         guard !isClosed else { return }
         isClosed = true
         for (sequence, entry) in pending {
-            finish(sequence, token: entry.token, with: .failure(SMPError.closed))
+            finish(sequence, token: entry.token, with: .failure(.closed))
         }
-        for waiter in waiters { waiter.continuation.resume() }
-        waiters.removeAll()
+        for waiter in slotWaiters { waiter.continuation.resume() }
+        slotWaiters.removeAll()
         receiver?.cancel()
+        timer?.task.cancel()
+        timer = nil
         await transport.close()
-    }
-
-    // MARK: - Window
-
-    private func acquireSlot() async throws {
-        while inFlight >= configuration.maximumInFlight {
-            let token = nextToken()
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
-                    waiters.append((token: token, continuation: continuation))
-                }
-            } onCancel: {
-                Task { await self.dropWaiter(token) }
-            }
-            if Task.isCancelled {
-                // This task may have been woken for a free slot it will not take: pass it on.
-                wakeWaiters()
-                throw CancellationError()
-            }
-            if isClosed { throw SMPError.closed }
-        }
-        inFlight += 1
-    }
-
-    private func releaseSlot() {
-        inFlight -= 1
-        wakeWaiters()
-    }
-
-    private func wakeWaiters() {
-        var free = configuration.maximumInFlight - inFlight
-        while free > 0, !waiters.isEmpty {
-            waiters.removeFirst().continuation.resume()
-            free -= 1
-        }
-    }
-
-    private func dropWaiter(_ token: UInt64) {
-        if let index = waiters.firstIndex(where: { $0.token == token }) {
-            waiters.remove(at: index).continuation.resume()
-        }
     }
 
     // MARK: - Requests in flight
 
-    private func nextToken() -> UInt64 {
+    func nextToken() -> UInt64 {
         tokens &+= 1
         return tokens
     }
@@ -217,44 +200,11 @@ public actor SMPClient {
         }
     }
 
-    private func armTimer(for entry: PendingRequest, sequence: UInt8) {
-        entry.timer?.cancel()
-        let token = entry.token
-        let timeout = entry.timeout
-        entry.timer = Task {
-            do { try await Task.sleep(for: timeout) } catch { return }
-            await self.timerFired(sequence, token: token)
-        }
-    }
-
-    private func timerFired(_ sequence: UInt8, token: UInt64) async {
-        guard let entry = pending[sequence], entry.token == token else { return }
-        guard entry.attempts <= entry.retries else {
-            logger.debug("timeout: seq \(sequence) \(entry.group) cmd \(entry.command) after \(entry.attempts) attempts")
-            finish(sequence, token: token, with: .failure(SMPError.timeout(group: entry.group, command: entry.command, attempts: entry.attempts)))
-            return
-        }
-        entry.attempts += 1
-        logger.debug("retry \(entry.attempts - 1) of seq \(sequence) \(entry.group) cmd \(entry.command)")
-        armTimer(for: entry, sequence: sequence)
-        do {
-            try await transport.send(entry.bytes)
-        } catch {
-            finish(sequence, token: token, with: .failure(SMPError.transport(error)))
-        }
-    }
-
-    private func finish(_ sequence: UInt8, token: UInt64, with result: Result<SMPPacket, any Error>) {
+    func finish(_ sequence: UInt8, token: UInt64, with result: Result<SMPPacket, SMPError>) {
         guard let entry = pending[sequence], entry.token == token else { return }
         pending[sequence] = nil
-        entry.timer?.cancel()
-        releaseSlot()
-        if let continuation = entry.continuation {
-            entry.continuation = nil
-            continuation.resume(with: result)
-        } else {
-            unclaimed[token] = result
-        }
+        releaseSlot(answered: (try? result.get()) != nil)
+        entry.completion(result)
     }
 
     // MARK: - Receiving
@@ -262,7 +212,7 @@ public actor SMPClient {
     private func startReceiving() {
         guard receiver == nil else { return }
         let events = transport.events
-        receiver = Task { [weak self] in
+        receiver = clock.task { [weak self] in
             for await event in events {
                 guard let self else { return }
                 await self.handle(event)
@@ -277,7 +227,7 @@ public actor SMPClient {
         case .disconnected(let reason):
             logger.debug("transport disconnected: \(reason)")
             for (sequence, entry) in pending {
-                finish(sequence, token: entry.token, with: .failure(SMPError.transport(.disconnected(reason: reason))))
+                finish(sequence, token: entry.token, with: .failure(.transport(.disconnected(reason: reason))))
             }
         case .connected:
             logger.debug("transport connected")
@@ -309,34 +259,44 @@ public actor SMPClient {
         finish(header.sequence, token: entry.token, with: .success(packet))
     }
 
-    private func describe(_ header: SMPHeader) -> String {
+    func describe(_ header: SMPHeader) -> String {
         "seq \(header.sequence) op \(header.operation.rawValue) v\(header.version.rawValue + 1) \(SMPGroup(rawValue: header.group)) cmd \(header.command) len \(header.length)"
     }
 }
 
 /// A request waiting for its response (touched only on the client actor).
-private final class PendingRequest {
+final class PendingRequest {
     let token: UInt64
     let group: SMPGroup
     let command: UInt8
     let bytes: [UInt8]
     let timeout: Duration
-    let retries: Int
+    /// Resends still allowed.
+    var resends: Int
+    /// When the current attempt times out.
+    var deadline: SMPInstant
+    /// When the request fails whatever its resends, if set.
+    let overallDeadline: SMPInstant?
     var attempts = 1
-    var timer: Task<Void, Never>?
-    var continuation: CheckedContinuation<SMPPacket, any Error>?
+    let completion: @Sendable (Result<SMPPacket, SMPError>) -> Void
 
-    init(token: UInt64, group: SMPGroup, command: UInt8, bytes: [UInt8], timeout: Duration, retries: Int) {
+    init(
+        token: UInt64, group: SMPGroup, command: UInt8, bytes: [UInt8], timeout: Duration, resends: Int,
+        deadline: SMPInstant, overallDeadline: SMPInstant?, completion: @escaping @Sendable (Result<SMPPacket, SMPError>) -> Void
+    ) {
         self.token = token
         self.group = group
         self.command = command
         self.bytes = bytes
         self.timeout = timeout
-        self.retries = retries
+        self.resends = resends
+        self.deadline = deadline
+        self.overallDeadline = overallDeadline
+        self.completion = completion
     }
 }
 
-/// A request `SMPClient.send` put on its way, to redeem with `SMPClient.response(to:)`.
+/// A request `SMPClient.submit` put on its way.
 public struct SMPSentRequest: Sendable, Hashable {
     /// The request's sequence number.
     public let sequence: UInt8

@@ -23,20 +23,39 @@ public enum SMPDeviceError: Error, Hashable, Sendable {
     /// An error of a group without a table here (e.g. an application group).
     case otherGroup(group: UInt16, rc: Int)
 
-    /// Reads the status of a response map: `err {group, rc}` first, then a non-zero `rc`; `nil` means success.
-    public init?(response: CBORValue) {
-        if let err = response["err"], let group = err["group"]?.intValue, let rc = err["rc"]?.intValue {
-            guard rc != 0, let g = UInt16(exactly: group) else { return nil }
-            self.init(group: SMPGroup(rawValue: g), rc: rc)
+    /// Reads the status of a response map: `err {group, rc}` first, then a non-zero `rc`; `nil`
+    /// means success. A malformed status (an `err` that is not a map of a 16-bit `group` and an
+    /// integer `rc`, an `rc` that is not an integer of at most 32 bits) throws
+    /// `SMPError.invalidResponse` naming it: it is never read as success.
+    public init?(response: CBORValue) throws(SMPError) {
+        if let err = response["err"] {
+            guard case .map = err else { throw .invalidResponse("\"err\" is not a map: \(err)") }
+            guard let groupValue = err["group"], let group = groupValue.uint64Value.flatMap({ UInt16(exactly: $0) }) else {
+                throw .invalidResponse("\"err\" has no 16-bit \"group\": \(err)")
+            }
+            guard let rcValue = err["rc"], let rc = rcValue.intValue, Int32(exactly: rc) != nil else {
+                throw .invalidResponse("\"err\" has no 32-bit integer \"rc\": \(err)")
+            }
+            guard rc != 0 else { return nil }
+            self.init(group: SMPGroup(rawValue: group), rc: rc)
             return
         }
-        if let rc = response["rc"] {
-            guard let code = rc.intValue else {
-                self = .status(.unknown, reason: "response carries a non-integer rc: \(rc)")
-                return
+        if let rcValue = response["rc"] {
+            guard let code = rcValue.intValue, Int32(exactly: code) != nil else {
+                let what: String
+                switch rcValue {
+                case .unsigned, .negative: what = "an integer too big for a status"
+                default: what = "not an integer"
+                }
+                throw .invalidResponse("\"rc\" is \(what): \(rcValue)")
             }
             guard code != 0 else { return nil }
-            self = .status(SMPReturnCode(rawValue: code), reason: response["rsn"]?.textValue)
+            var reason: String?
+            if let rsn = response["rsn"] {
+                guard let text = rsn.textValue else { throw .invalidResponse("\"rsn\" is not text: \(rsn)") }
+                reason = text
+            }
+            self = .status(SMPReturnCode(rawValue: code), reason: reason)
             return
         }
         return nil

@@ -1,6 +1,6 @@
 import CBOR
 
-/// Everything a request through `SMPClient` can fail with (besides `CancellationError`).
+/// Everything a request through `SMPClient` can fail with.
 public enum SMPError: Error, Sendable {
     /// The device answered with an error.
     case device(SMPDeviceError)
@@ -16,6 +16,8 @@ public enum SMPError: Error, Sendable {
     case invalidRequest(String)
     /// The client was closed.
     case closed
+    /// The calling task was cancelled before the answer came.
+    case cancelled
 }
 
 extension SMPError: CustomStringConvertible {
@@ -25,7 +27,8 @@ extension SMPError: CustomStringConvertible {
         case .device(let e):
             return "device error: \(e)"
         case .timeout(let group, let command, let attempts):
-            return "no response from the device to \(group) command \(command) after \(attempts) attempts; check the connection, or raise --timeout"
+            let tries = attempts == 1 ? "1 attempt" : "\(attempts) attempts"
+            return "no response from the device to \(group) command \(command) after \(tries); check the connection, or raise --timeout"
         case .transport(let e):
             return "transport error: \(e)"
         case .requestTooLarge(let size, let limit):
@@ -36,6 +39,8 @@ extension SMPError: CustomStringConvertible {
             return "invalid request: \(why)"
         case .closed:
             return "the SMP client was closed"
+        case .cancelled:
+            return "cancelled"
         }
     }
 }

@@ -38,10 +38,11 @@ public struct SMPClock: Clock {
         try await sleeper(deadline.offset, tolerance)
     }
 
-    /// Starts an unstructured task on this clock's executor (the global one in production).
+    /// Starts an unstructured task on this clock's executor (the global one in production); like
+    /// `Task { }`, the closure inherits the caller's actor isolation.
     @discardableResult
     public func task<Success: Sendable>(
-        priority: TaskPriority? = nil, _ operation: sending @escaping @isolated(any) () async -> Success
+        priority: TaskPriority? = nil, @_inheritActorContext @_implicitSelfCapture _ operation: sending @escaping @isolated(any) () async -> Success
     ) -> Task<Success, Never> {
         Task(executorPreference: taskExecutor, priority: priority, operation: operation)
     }
@@ -49,7 +50,7 @@ public struct SMPClock: Clock {
     /// Starts an unstructured task that may throw, on this clock's executor.
     @discardableResult
     public func throwingTask<Success: Sendable>(
-        priority: TaskPriority? = nil, _ operation: sending @escaping @isolated(any) () async throws -> Success
+        priority: TaskPriority? = nil, @_inheritActorContext @_implicitSelfCapture _ operation: sending @escaping @isolated(any) () async throws -> Success
     ) -> Task<Success, any Error> {
         Task(executorPreference: taskExecutor, priority: priority, operation: operation)
     }

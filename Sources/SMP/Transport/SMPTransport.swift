@@ -27,9 +27,15 @@ public protocol SMPTransport: Sendable {
     func send(_ packet: [UInt8]) async throws(SMPTransportError)
     /// Takes the link down for good and finishes `events`.
     func close() async
+    /// Tells the transport the device's reassembly buffer (`buf_size`), or `nil` when unknown: a
+    /// transport that fragments packets into link units may then carry packets up to that size.
+    func setDeviceBufferSize(_ size: Int?) async
 }
 
 extension SMPTransport {
+    /// A transport whose packet size does not depend on the device ignores its buffer size.
+    public func setDeviceBufferSize(_ size: Int?) async {}
+
     /// A link that does not fragment: its unit is the packet.
     public var linkUnit: Int {
         get async { await maximumPacketSize }

@@ -1,4 +1,5 @@
 import CBOR
+import SMP
 
 /// The device itself: flash, settings, files, clock and log, and the SMP server that reads
 /// requests out of a received buffer and builds the responses (Zephyr's `smp.c`).
@@ -6,6 +7,8 @@ import CBOR
 /// Not thread-safe: `SimulatedDevice` owns one and touches it only from its actor.
 final class DeviceCore {
     let configuration: DeviceConfiguration
+    /// The time source (the simulated device's; virtual in tests).
+    let time: SMPClock
     /// Image pairs, by image number.
     var images: [ImagePair]
     /// The image upload in progress (Zephyr's `g_img_mgmt_state`).
@@ -18,7 +21,7 @@ final class DeviceCore {
     var log = EventLog()
     var counters = DeviceCounters()
     /// When the device last booted.
-    private(set) var bootInstant: ContinuousClock.Instant = .now
+    private(set) var bootInstant: SMPInstant
     /// Boots since the simulator started (the first boot is 1).
     private(set) var bootCount = 0
     /// The upload offsets at which a fault fires once.
@@ -32,13 +35,15 @@ final class DeviceCore {
     /// Registered groups, in registration order.
     let groups: [any ManagementGroup]
 
-    init(configuration: DeviceConfiguration) {
+    init(configuration: DeviceConfiguration, time: SMPClock) {
         self.configuration = configuration
+        self.time = time
+        bootInstant = time.now
         images = (0..<max(1, configuration.imageCount)).map { _ in
             ImagePair(slotSize: configuration.slotSize, mode: configuration.bootloaderMode)
         }
         files = FileTree(mountPoint: configuration.mountPoint, capacity: configuration.fileSystemCapacity)
-        clock = DeviceClock(startsSet: configuration.clockStartsSet)
+        clock = DeviceClock(startsSet: configuration.clockStartsSet, time: time)
         var groups: [any ManagementGroup] = [
             OSGroup(), ImageGroup(), StatsGroup(), SettingsGroup(), FSGroup(), ShellGroup(), EnumerationGroup(),
             BasicGroup(),
@@ -49,7 +54,7 @@ final class DeviceCore {
     }
 
     /// Time since the last boot.
-    var uptime: Duration { ContinuousClock.now - bootInstant }
+    var uptime: Duration { time.now - bootInstant }
 
     /// Uptime in whole milliseconds.
     var uptimeMilliseconds: Int64 { uptime.wholeMilliseconds }
@@ -72,7 +77,7 @@ final class DeviceCore {
     @discardableResult
     func boot() -> [ImagePair.BootAction] {
         bootCount += 1
-        bootInstant = .now
+        bootInstant = time.now
         var actions: [ImagePair.BootAction] = []
         for index in images.indices {
             let action = images[index].boot(preventsDowngrade: configuration.preventsDowngrade)
@@ -99,7 +104,7 @@ final class DeviceCore {
     // MARK: - Requests
 
     /// Processes one received buffer: every request in it in turn (smp-reference §1.4).
-    func process(_ bytes: [UInt8], transport: Int, startedAt origin: ContinuousClock.Instant) -> ProcessResult {
+    func process(_ bytes: [UInt8], transport: Int, startedAt origin: SMPInstant) -> ProcessResult {
         var result = ProcessResult()
         var offset = 0
         effects = []
@@ -136,7 +141,7 @@ final class DeviceCore {
             }
             if case .success = outcome {} else { counters.errors += 1 }
             result.records.append(
-                RequestRecord(time: .now - origin, transport: transport, header: header, packetLength: 0, outcome: outcome))
+                RequestRecord(time: time.now - origin, transport: transport, header: header, packetLength: 0, outcome: outcome))
             if stop { break }
         }
         result.effects = effects

@@ -1,3 +1,5 @@
+import SMP
+
 /// The FS group's one open-file context, shared by upload and download (`fs_mgmt_ctxt`).
 struct OpenFile: Sendable {
     enum Mode: Sendable { case upload, download }
@@ -13,7 +15,8 @@ struct OpenFile: Sendable {
     var length: Int
     /// The transport that owns the transfer.
     var transport: Int
-    var lastUsed: ContinuousClock.Instant = .now
+    /// When the transfer was last used.
+    var lastUsed: SMPInstant
 
     /// The transfer reached its length.
     var isFinished: Bool { length > 0 && offset >= length }

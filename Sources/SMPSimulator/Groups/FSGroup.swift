@@ -1,3 +1,4 @@
+import SMP
 import CBOR
 import Crypto
 
@@ -8,7 +9,7 @@ struct FSGroup: ManagementGroup {
     let handlerCount = 5
 
     func handle(_ request: Request, on device: DeviceCore) throws(StatusError) -> HandlerResult? {
-        if let open = device.openFile, ContinuousClock.now - open.lastUsed > OpenFile.idleCloseTime {
+        if let open = device.openFile, device.time.now - open.lastUsed > OpenFile.idleCloseTime {
             device.openFile = nil
         }
         switch (request.header.command, request.isRead) {
@@ -64,7 +65,7 @@ struct FSGroup: ManagementGroup {
             switch fileLength(path, device) {
             case .failure(let failure): return .error(id, failure.code)
             case .success(let length):
-                device.openFile = OpenFile(mode: .download, path: path, offset: 0, length: length, transport: request.transport)
+                device.openFile = OpenFile(mode: .download, path: path, offset: 0, length: length, transport: request.transport, lastUsed: device.time.now)
             }
         }
         var open = device.openFile!
@@ -73,7 +74,7 @@ struct FSGroup: ManagementGroup {
         let start = min(off, contents.count)
         let chunk = Array(contents[start..<min(contents.count, start + chunkSize)])
         open.offset = off + chunk.count
-        open.lastUsed = .now
+        open.lastUsed = device.time.now
         var entries: ResponseEntries = [(key: "off", value: .int(off)), (key: "data", value: .bytes(chunk))]
         if off == 0 { entries.append((key: "len", value: .int(open.length))) }
         device.openFile = open.isFinished ? nil : open
@@ -101,7 +102,7 @@ struct FSGroup: ManagementGroup {
             case .none: device.files.create(path)
             case .file: break
             }
-            device.openFile = OpenFile(mode: .upload, path: path, offset: 0, length: 0, transport: request.transport)
+            device.openFile = OpenFile(mode: .upload, path: path, offset: 0, length: 0, transport: request.transport, lastUsed: device.time.now)
         }
         var open = device.openFile!
         var existing = 0
@@ -124,7 +125,7 @@ struct FSGroup: ManagementGroup {
             device.noteFlashWrite(data.count)
             open.offset += data.count
         }
-        open.lastUsed = .now
+        open.lastUsed = device.time.now
         device.openFile = open.isFinished ? nil : open
         if open.isFinished { device.record(.info, .fs, "file \(path) written (\(open.offset) bytes)") }
         return .success([(key: "off", value: .int(open.offset))])

@@ -1,3 +1,4 @@
+import SMP
 import CBOR
 
 extension SimulatedDevice {
@@ -10,7 +11,7 @@ extension SimulatedDevice {
             note(packet, transport: id, .dropped("rebooting"))
             return
         }
-        if let until = linkDownUntil[id], ContinuousClock.now < until {
+        if let until = linkDownUntil[id], clock.now < until {
             note(packet, transport: id, .dropped("link down"))
             return
         }
@@ -22,8 +23,8 @@ extension SimulatedDevice {
             if random.chance(faults.delayPercent) {
                 let delay = faults.delay
                 let gen = generation
-                Task {
-                    try? await Task.sleep(for: delay)
+                clock.task {
+                    try? await clock.sleep(for: delay)
                     self.arrive(packet, transport: id, reply: reply, generation: gen)
                 }
                 return
@@ -43,7 +44,7 @@ extension SimulatedDevice {
     /// Whether the device is rebooting.
     var isOffline: Bool {
         guard let until = offlineUntil else { return false }
-        if ContinuousClock.now >= until {
+        if clock.now >= until {
             offlineUntil = nil
             return false
         }
@@ -56,8 +57,8 @@ extension SimulatedDevice {
             admit(packet, transport: transport, reply: reply, generation: gen)
             return
         }
-        Task {
-            try? await Task.sleep(until: done, clock: .continuous)
+        clock.task {
+            try? await clock.sleep(until: done)
             self.admit(packet, transport: transport, reply: reply, generation: gen)
         }
     }
@@ -78,7 +79,7 @@ extension SimulatedDevice {
                 note(packet, transport: transport, .status(MgmtError.noMemory))
                 if let header = RequestHeader(packet, at: 0) {
                     let response = core.statusResponse(MgmtError.noMemory, for: header)
-                    Task { await reply(response) }
+                    clock.task { await reply(response) }
                 }
             }
             return
@@ -86,7 +87,7 @@ extension SimulatedDevice {
         inFlight += 1
         maxInFlight = max(maxInFlight, inFlight)
         let previous = processingTail
-        processingTail = Task {
+        processingTail = clock.task {
             await previous?.value
             await self.process(packet, transport: transport, reply: reply, generation: gen)
         }
@@ -103,7 +104,7 @@ extension SimulatedDevice {
         let result = core.process(packet, transport: transport, startedAt: origin)
         for record in result.records { keep(record) }
         if result.flashBytesWritten > 0 && link.flashWriteTimePerByte > .zero {
-            try? await Task.sleep(for: link.flashWriteTimePerByte * result.flashBytesWritten)
+            try? await clock.sleep(for: link.flashWriteTimePerByte * result.flashBytesWritten)
         }
         for effect in result.effects { await apply(effect, transport: transport) }
         let responses = result.responses
@@ -113,8 +114,8 @@ extension SimulatedDevice {
             return
         }
         let latency = link.latency
-        Task {
-            if latency > .zero { try? await Task.sleep(for: latency) }
+        clock.task {
+            if latency > .zero { try? await clock.sleep(for: latency) }
             for response in responses { await self.transmit(response, transport: transport, reply: reply, generation: gen) }
             self.release()
         }
@@ -134,8 +135,8 @@ extension SimulatedDevice {
             }
             if random.chance(faults.delayPercent) {
                 let delay = faults.delay
-                Task {
-                    try? await Task.sleep(for: delay)
+                clock.task {
+                    try? await clock.sleep(for: delay)
                     await self.onWire(response, reply: reply, generation: gen)
                 }
                 return
@@ -153,7 +154,7 @@ extension SimulatedDevice {
     /// Waits for the outgoing wire (bandwidth) and delivers.
     func onWire(_ response: [UInt8], reply: ResponseSink, generation gen: Int) async {
         if let done = reserveWire(&egressWireFree, bytes: response.count) {
-            try? await Task.sleep(until: done, clock: .continuous)
+            try? await clock.sleep(until: done)
         }
         guard gen == generation else { return }
         await reply(response)
@@ -161,9 +162,9 @@ extension SimulatedDevice {
 
     /// Books `bytes` on one direction of a bandwidth-limited wire, free from `wireFree` on; returns
     /// when they are through, or nil when the bandwidth is unlimited.
-    private func reserveWire(_ wireFree: inout ContinuousClock.Instant, bytes: Int) -> ContinuousClock.Instant? {
+    private func reserveWire(_ wireFree: inout SMPInstant, bytes: Int) -> SMPInstant? {
         guard let bandwidth = link.bandwidth, bandwidth > 0 else { return nil }
-        let done = max(ContinuousClock.now, wireFree) + .nanoseconds(Int64(bytes) * 1_000_000_000 / Int64(bandwidth))
+        let done = max(clock.now, wireFree) + .nanoseconds(Int64(bytes) * 1_000_000_000 / Int64(bandwidth))
         wireFree = done
         return done
     }
@@ -174,8 +175,8 @@ extension SimulatedDevice {
         let held = HeldPacket(bytes: packet, transport: transport, reply: reply, generation: generation, serial: serial)
         if response { heldResponse = held } else { heldRequest = held }
         let delay = faults.delay
-        Task {
-            try? await Task.sleep(for: delay)
+        clock.task {
+            try? await clock.sleep(for: delay)
             if response { await self.releaseHeldResponse(serial: serial) } else { self.releaseHeldRequest(serial: serial) }
         }
     }
@@ -205,7 +206,7 @@ extension SimulatedDevice {
     func note(_ packet: [UInt8], transport: Int, _ outcome: RequestRecord.Outcome) {
         keep(
             RequestRecord(
-                time: .now - origin, transport: transport, header: RequestHeader(packet, at: 0),
+                time: clock.now - origin, transport: transport, header: RequestHeader(packet, at: 0),
                 packetLength: packet.count, outcome: outcome))
     }
 }

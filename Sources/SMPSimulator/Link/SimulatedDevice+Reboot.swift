@@ -1,3 +1,4 @@
+import SMP
 extension SimulatedDevice {
     /// Carries out what a request asked of the link layer.
     func apply(_ effect: DeviceEffect, transport: Int) async {
@@ -5,8 +6,8 @@ extension SimulatedDevice {
         case .resetRequested:
             let delay = configuration.resetDelay
             let gen = generation
-            Task {
-                try? await Task.sleep(for: delay)
+            clock.task {
+                try? await clock.sleep(for: delay)
                 await self.reboot(reason: "reset command", ifGeneration: gen)
             }
         case .crash:
@@ -16,7 +17,7 @@ extension SimulatedDevice {
             let delay = faults.reconnectDelay
             let hooks = transports[transport]
             logger.notice("fault: link \(transport) (\(hooks?.name ?? "unregistered")) dropped during upload for \(delay)")
-            linkDownUntil[transport] = .now + delay
+            linkDownUntil[transport] = clock.now + delay
             await hooks?.disconnect(delay)
         }
     }
@@ -28,7 +29,7 @@ extension SimulatedDevice {
         heldRequest = nil
         heldResponse = nil
         let actions = core.boot()
-        offlineUntil = .now + configuration.bootDuration
+        offlineUntil = clock.now + configuration.bootDuration
         logger.notice("reboot (\(reason)), boot \(core.bootCount): \(actions.enumerated().map { "image \($0.offset) \($0.element)" }.joined(separator: ", "))")
         for hooks in transports.values where hooks.disconnectsOnReset {
             await hooks.disconnect(configuration.bootDuration)
@@ -42,8 +43,8 @@ extension SimulatedDevice {
 
     /// Waits until the device is booted and answering.
     public func waitUntilOnline() async {
-        while let until = offlineUntil, ContinuousClock.now < until {
-            try? await Task.sleep(until: until, clock: .continuous)
+        while let until = offlineUntil, clock.now < until {
+            try? await clock.sleep(until: until)
         }
     }
 }

@@ -9,15 +9,16 @@ extension SimulatedDevice {
     /// - Parameter disconnectsOnReset: also drop the link while the device reboots, as BLE does.
     @discardableResult
     public func serve(_ loopback: LoopbackDevice, disconnectsOnReset: Bool = false) -> TransportID {
+        let clock = self.clock
         let id = registerTransport(name: "loopback", disconnectsOnReset: disconnectsOnReset) { duration in
             loopback.acceptsConnections = false
             loopback.disconnect(reason: "simulated device dropped the link")
-            Task {
-                try? await Task.sleep(for: duration)
+            clock.task {
+                try? await clock.sleep(for: duration)
                 loopback.acceptsConnections = true
             }
         }
-        let task = Task {
+        let task = clock.task {
             for await packet in loopback.requests {
                 self.receive(packet, from: id) { response in loopback.respond(response) }
             }

@@ -58,7 +58,7 @@ struct FirmwareUpgradePlanTests {
 
     static func plan(
         _ table: String, _ mode: FirmwareUpgradeMode, _ bootloader: BootloaderMode?, refused: Set<Int> = []
-    ) throws(FirmwareUpgradeError) -> String {
+    ) throws(PlanRefusal) -> String {
         let plan = try FirmwareUpgradePlan(
             images: [FirmwareUpgradeImage(image: new)], slots: tables[table]!, mode: mode, bootloader: bootloader,
             refusedErases: refused)
@@ -172,13 +172,13 @@ struct FirmwareUpgradePlanTests {
     func directXIPNotNewer(bootloader: BootloaderMode) throws {
         for table in ["xip newer running", "xip ours older stored"] {
             for mode in [FirmwareUpgradeMode.testAndConfirm, .confirmOnly, .testOnly] {
-                let error = #expect(throws: FirmwareUpgradeError.self) { try Self.plan(table, mode, bootloader) }
-                guard case .notNewerThanRunning(let image, let running, let new, let reported)? = error?.reason else {
-                    Issue.record("\(table), \(mode): \(String(describing: error))")
+                let refusal = #expect(throws: PlanRefusal.self) { try Self.plan(table, mode, bootloader) }
+                guard let reason = refusal?.reason, case .notNewerThanRunning(let image, let running, let new, let reported) = reason else {
+                    Issue.record("\(table), \(mode): \(String(describing: refusal))")
                     continue
                 }
                 #expect(image == 0 && running == "3.0.0" && new == "2.0.0" && reported == bootloader)
-                #expect(error?.description.contains("would never run") == true)
+                #expect(FirmwareUpgradeError(state: .validate, reason: reason).description.contains("would never run"))
             }
         }
         // Upload-only only stores the image, which is allowed whatever its version.
@@ -189,13 +189,13 @@ struct FirmwareUpgradePlanTests {
     func uploadOnlyModes(bootloader: BootloaderMode) throws {
         #expect(try Self.plan("fresh", .uploadOnly, bootloader) == "upload 0")
         for mode in [FirmwareUpgradeMode.testAndConfirm, .confirmOnly, .testOnly] {
-            let error = #expect(throws: FirmwareUpgradeError.self) { try Self.plan("fresh", mode, bootloader) }
-            guard case .unsupportedBootloaderMode(let reported, let refused)? = error?.reason else {
-                Issue.record("\(bootloader), \(mode): \(String(describing: error))")
+            let refusal = #expect(throws: PlanRefusal.self) { try Self.plan("fresh", mode, bootloader) }
+            guard let reason = refusal?.reason, case .unsupportedBootloaderMode(let reported, let refused) = reason else {
+                Issue.record("\(bootloader), \(mode): \(String(describing: refusal))")
                 continue
             }
             #expect(reported == bootloader && refused == mode)
-            let text = error?.description ?? ""
+            let text = FirmwareUpgradeError(state: .validate, reason: reason).description
             #expect(text.contains("Supported: upload-only"), "\(text)")
             #expect(text.contains(mode.rawValue), "\(text)")
         }

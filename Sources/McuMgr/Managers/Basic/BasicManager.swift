@@ -11,11 +11,7 @@ public struct BasicManager: Sendable {
     public init(client: SMPClient) { self.client = client }
 
     /// Erases the whole `storage_partition` (settings, file systems kept there, …).
-    public func eraseStorage() async throws {
-        _ = try await client.request(.write, group: .zephyrBasic, command: Command.eraseStorage, body: SMPEmptyMessage(), as: SMPEmptyMessage.self)
-    }
-
-    private enum Command {
-        static let eraseStorage: UInt8 = 0
+    public func eraseStorage() async throws(SMPError) {
+        _ = try await client.send(StorageErase())
     }
 }

@@ -17,14 +17,14 @@ public struct FileDownloadRequest: Codable, Sendable, Equatable {
 /// One downloaded chunk: `{"off": uint, "data": bstr, "len": uint (only at offset 0)}`.
 public struct FileDownloadResponse: Codable, Sendable, Equatable {
     /// The offset of `data` (the one requested).
-    public var offset: Int?
+    public var offset: Int
     /// The chunk's bytes (empty at the end of the file).
     public var data: [UInt8]
     /// The file's size, sent with the chunk at offset 0.
     public var length: Int?
 
     /// Makes a response.
-    public init(offset: Int?, data: [UInt8], length: Int? = nil) {
+    public init(offset: Int, data: [UInt8], length: Int? = nil) {
         self.offset = offset
         self.data = data
         self.length = length
@@ -33,15 +33,15 @@ public struct FileDownloadResponse: Codable, Sendable, Equatable {
     /// Reads a chunk; absent `data` reads as empty.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        offset = try c.decodeIfPresent(Int.self, forKey: .offset)
-        data = try c.decodeByteStringIfPresent(forKey: .data) ?? []
+        offset = try c.decode(Int.self, forKey: .offset)
+        data = try c.decodeByteString(forKey: .data)
         length = try c.decodeIfPresent(Int.self, forKey: .length)
     }
 
     /// Writes the chunk with its data as a byte string.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeIfPresent(offset, forKey: .offset)
+        try c.encode(offset, forKey: .offset)
         try c.encodeByteString(data, forKey: .data)
         try c.encodeIfPresent(length, forKey: .length)
     }

@@ -14,53 +14,39 @@ public struct ImageManager: Sendable {
 
     /// Reads the slot table: every slot holding a valid image.
     ///
-    /// `timeout` and `retries` override the session's for this request (e.g. to poll a rebooting device).
-    public func list(timeout: Duration? = nil, retries: Int? = nil) async throws -> [ImageSlot] {
-        try await client.request(
-            .read, group: .image, command: Command.state, body: SMPEmptyMessage(), as: ImageStateResponse.self,
-            timeout: timeout, retries: retries
-        ).images
+    /// `options` override the session's timing for this request (e.g. to poll a rebooting device).
+    public func list(options: SMPRequestOptions = SMPRequestOptions()) async throws(SMPError) -> [ImageSlot] {
+        try await client.send(ImageStateRead(), options: options).images
     }
 
     /// Marks the image with `hash` (its SHA-256 TLV) to run once at the next boot; returns the new table.
-    public func test(hash: [UInt8]) async throws -> [ImageSlot] {
-        try await writeState(ImageStateWriteRequest(hash: hash, confirm: false))
+    public func test(hash: [UInt8], options: SMPRequestOptions = SMPRequestOptions()) async throws(SMPError) -> [ImageSlot] {
+        try await client.send(ImageStateWriteRequest(hash: hash, confirm: false), options: options).images
     }
 
     /// Confirms the running image (`hash == nil`), or makes the image with `hash` permanent; returns the new table.
-    public func confirm(hash: [UInt8]? = nil) async throws -> [ImageSlot] {
-        try await writeState(ImageStateWriteRequest(hash: hash, confirm: true))
+    public func confirm(hash: [UInt8]? = nil, options: SMPRequestOptions = SMPRequestOptions()) async throws(SMPError) -> [ImageSlot] {
+        try await client.send(ImageStateWriteRequest(hash: hash, confirm: true), options: options).images
     }
 
-    /// Erases `slot` (`nil`: the device's default, the running image's other slot).
-    public func erase(slot: Int? = nil) async throws {
-        _ = try await client.request(.write, group: .image, command: Command.erase, body: ImageEraseRequest(slot: slot), as: SMPEmptyMessage.self)
+    /// Erases `slot` (`nil`: the device's default, the running image's other slot). Never resent:
+    /// after a timeout, read the slot table to learn whether it happened.
+    public func erase(slot: Int? = nil) async throws(SMPError) {
+        _ = try await client.send(ImageEraseRequest(slot: slot))
     }
 
     /// Reads each image's slots and sizes (newer Zephyr; older devices answer `MGMT_ERR_ENOTSUP`).
-    public func slotInfo() async throws -> [ImageSlotInfo] {
-        try await client.request(.read, group: .image, command: Command.slotInfo, body: SMPEmptyMessage(), as: ImageSlotInfoResponse.self).images
+    public func slotInfo() async throws(SMPError) -> [ImageSlotInfo] {
+        try await client.send(ImageSlotInfoRead()).images
     }
 
     /// Sends one upload chunk and returns the device's answer; continue from its `offset`.
     ///
     /// `length` is required on the first chunk (`offset == 0`); `sha`, `image` and `upgrade`
-    /// belong to it too. Keys left `nil` are not sent.
+    /// belong to it too. Keys left `nil` are not sent. For a whole image, use ``upload(image:data:sha:upgrade:pipelineDepth:byteAlignment:control:progress:)``.
     public func upload(
         offset: Int, data: [UInt8], length: Int? = nil, sha: [UInt8]? = nil, image: Int? = nil, upgrade: Bool? = nil
-    ) async throws -> ImageUploadResponse {
-        let chunk = ImageUploadRequest(offset: offset, data: data, length: length, sha: sha, image: image, upgrade: upgrade)
-        return try await client.request(.write, group: .image, command: Command.upload, body: chunk, as: ImageUploadResponse.self)
-    }
-
-    private func writeState(_ request: ImageStateWriteRequest) async throws -> [ImageSlot] {
-        try await client.request(.write, group: .image, command: Command.state, body: request, as: ImageStateResponse.self).images
-    }
-
-    private enum Command {
-        static let state: UInt8 = 0
-        static let upload: UInt8 = 1
-        static let erase: UInt8 = 5
-        static let slotInfo: UInt8 = 6
+    ) async throws(SMPError) -> ImageUploadResponse {
+        try await client.send(ImageUploadRequest(offset: offset, data: data, length: length, sha: sha, image: image, upgrade: upgrade))
     }
 }

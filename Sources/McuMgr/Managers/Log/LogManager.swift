@@ -15,18 +15,18 @@ public struct LogManager: Sendable {
     /// The device returns what fits one response; ask again from `nextIndex`, or use `showAll`.
     /// `timestamp`, honoured by the device only together with `index`, is sent as UTC wall-clock
     /// text `YYYY-MM-DDTHH:MM:SS`.
-    public func show(logName: String? = nil, index: Int? = nil, timestamp: Date? = nil) async throws -> LogShowResponse {
+    public func show(logName: String? = nil, index: Int? = nil, timestamp: Date? = nil) async throws(SMPError) -> LogShowResponse {
         let request = LogShowRequest(
             logName: logName, index: index,
             timestamp: timestamp.map { DeviceDateTime.format($0, timeZone: .gmt) }
         )
-        return try await client.request(.read, group: .log, command: Command.show, body: request, as: LogShowResponse.self)
+        return try await client.send(request)
     }
 
     /// Reads every entry of `logName` (`nil`: every log) from `index` on, following `next_index`
     /// until a response brings no entries or no progress, or after `maximumRequests` requests.
     /// Entries of the same log are joined in order.
-    public func showAll(logName: String? = nil, from index: Int? = nil, maximumRequests: Int = 1024) async throws -> [LogShowLog] {
+    public func showAll(logName: String? = nil, from index: Int? = nil, maximumRequests: Int = 1024) async throws(SMPError) -> [LogShowLog] {
         var logs: [LogShowLog] = []
         var index = index
         for _ in 0..<max(maximumRequests, 1) {
@@ -46,30 +46,22 @@ public struct LogManager: Sendable {
     }
 
     /// Clears every log.
-    public func clear() async throws {
-        _ = try await client.request(.write, group: .log, command: Command.clear, body: SMPEmptyMessage(), as: SMPEmptyMessage.self)
+    public func clear() async throws(SMPError) {
+        _ = try await client.send(LogClear())
     }
 
     /// Lists the log modules: id by name.
-    public func moduleList() async throws -> [String: Int] {
-        try await client.request(.read, group: .log, command: Command.moduleList, body: SMPEmptyMessage(), as: LogModuleListResponse.self).modules
+    public func moduleList() async throws(SMPError) -> [String: Int] {
+        try await client.send(LogModuleListRead()).modules
     }
 
     /// Lists the level names (from an array, or from a map ordered by level).
-    public func levelList() async throws -> [String] {
-        try await client.request(.read, group: .log, command: Command.levelList, body: SMPEmptyMessage(), as: LogLevelListResponse.self).levels
+    public func levelList() async throws(SMPError) -> [String] {
+        try await client.send(LogLevelListRead()).levels
     }
 
     /// Lists the names of the device's logs.
-    public func logsList() async throws -> [String] {
-        try await client.request(.read, group: .log, command: Command.logsList, body: SMPEmptyMessage(), as: LogListResponse.self).names
-    }
-
-    private enum Command {
-        static let show: UInt8 = 0
-        static let clear: UInt8 = 1
-        static let moduleList: UInt8 = 3
-        static let levelList: UInt8 = 4
-        static let logsList: UInt8 = 5
+    public func logsList() async throws(SMPError) -> [String] {
+        try await client.send(LogListRead()).names
     }
 }

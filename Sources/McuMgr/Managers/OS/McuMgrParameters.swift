@@ -1,17 +1,5 @@
-/// The device's SMP buffers (OS command 6): `{"buf_size": uint, "buf_count": uint}`.
-public struct McuMgrParameters: Codable, Sendable, Equatable {
-    /// Size of one SMP buffer in bytes, the 8-byte header included: no request may be larger.
-    public var bufferSize: Int
-    /// Number of SMP buffers: keep at most `bufferCount - 1` requests in flight.
-    public var bufferCount: Int
+import SMP
 
-    /// Makes a parameter set.
-    public init(bufferSize: Int, bufferCount: Int) {
-        self.bufferSize = bufferSize
-        self.bufferCount = bufferCount
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case bufferSize = "buf_size", bufferCount = "buf_count"
-    }
-}
+/// The device's SMP buffers (OS command 6), by the name Nordic's libraries use: `buf_size`
+/// (largest request, header included) and `buf_count` (keep at most `buf_count − 1` requests in flight).
+public typealias McuMgrParameters = SMPDeviceBuffers

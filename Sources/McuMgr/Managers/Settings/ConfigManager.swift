@@ -12,39 +12,32 @@ public struct ConfigManager: Sendable {
     public init(client: SMPClient) { self.client = client }
 
     /// Reads the setting `name`'s raw bytes, at most `maxSize` of them (`nil`: the device's limit).
-    public func read(name: String, maxSize: Int? = nil) async throws -> SettingValue {
-        try await client.request(.read, group: .settings, command: Command.value, body: SettingsReadRequest(name: name, maxSize: maxSize), as: SettingValue.self)
+    public func read(name: String, maxSize: Int? = nil) async throws(SMPError) -> SettingValue {
+        try await client.send(SettingsReadRequest(name: name, maxSize: maxSize))
     }
 
     /// Writes `value` to the setting `name` (applied on `commit()`, kept across resets after `save()`).
-    public func write(name: String, value: [UInt8]) async throws {
-        _ = try await client.request(.write, group: .settings, command: Command.value, body: SettingsWriteRequest(name: name, value: value), as: SMPEmptyMessage.self)
+    public func write(name: String, value: [UInt8]) async throws(SMPError) {
+        _ = try await client.send(SettingsWriteRequest(name: name, value: value))
     }
 
     /// Deletes the setting `name`.
-    public func delete(name: String) async throws {
-        _ = try await client.request(.write, group: .settings, command: Command.delete, body: SettingsDeleteRequest(name: name), as: SMPEmptyMessage.self)
+    public func delete(name: String) async throws(SMPError) {
+        _ = try await client.send(SettingsDeleteRequest(name: name))
     }
 
     /// Applies the settings written so far.
-    public func commit() async throws {
-        _ = try await client.request(.write, group: .settings, command: Command.commit, body: SMPEmptyMessage(), as: SMPEmptyMessage.self)
+    public func commit() async throws(SMPError) {
+        _ = try await client.send(SettingsCommit())
     }
 
     /// Loads the settings from persistent storage.
-    public func load() async throws {
-        _ = try await client.request(.read, group: .settings, command: Command.loadSave, body: SMPEmptyMessage(), as: SMPEmptyMessage.self)
+    public func load() async throws(SMPError) {
+        _ = try await client.send(SettingsLoad())
     }
 
     /// Saves the settings to persistent storage.
-    public func save() async throws {
-        _ = try await client.request(.write, group: .settings, command: Command.loadSave, body: SMPEmptyMessage(), as: SMPEmptyMessage.self)
-    }
-
-    private enum Command {
-        static let value: UInt8 = 0
-        static let delete: UInt8 = 1
-        static let commit: UInt8 = 2
-        static let loadSave: UInt8 = 3
+    public func save() async throws(SMPError) {
+        _ = try await client.send(SettingsSave())
     }
 }

@@ -1,11 +1,7 @@
 import CBOR
 import SMP
 
-/// The shell group, 9: run a shell command line on the device and capture its output.
-///
-/// A command that fails on the device is not an SMP error: it comes back as a `ShellResult`
-/// with a non-zero `returnCode` (and the shell's text in `output`). SMP errors (e.g.
-/// `SHELL_MGMT_ERR_EMPTY_COMMAND`) are thrown as `SMPError.device(.shell(...))`.
+/// The shell group, 9: runs a shell command line on the device and returns what it printed.
 public struct ShellManager: Sendable {
     /// The session requests go through.
     public let client: SMPClient
@@ -13,41 +9,31 @@ public struct ShellManager: Sendable {
     /// Makes a manager over `client`.
     public init(client: SMPClient) { self.client = client }
 
-    /// Runs `argv` (command and arguments) and returns its output and return value.
+    /// Runs `argv` in the device's shell and returns its output and return code. Never resent:
+    /// a command must not run twice because an answer was lost.
     ///
-    /// Devices built with `CONFIG_MCUMGR_GRP_SHELL_LEGACY_RC_RETURN_CODE` send the return value as
-    /// `rc`, the key SMP uses for its own status. A response holding the output `o` and an `rc`
-    /// but no `ret` and no `err` is read as such a legacy answer (an SMP error carries no output),
-    /// so a failing command's code lands in `returnCode` instead of being thrown as an SMP status.
-    public func execute(_ argv: [String]) async throws -> ShellResult {
-        let payload = try CBOREncoder().encodeValue(ShellExecuteRequest(argv: argv))
-        let packet = try await client.transceive(.write, group: .shell, command: Command.execute, payload: CBORWriter().encode(payload))
-        var response: CBORValue
+    /// An unknown command is not a device error: it is a result with a negative return code and
+    /// the shell's message as output. Older Zephyr answers `{"o": …, "rc": n}` with the command's
+    /// return code in `rc`; that form is read as a result too.
+    public func execute(_ argv: [String]) async throws(SMPError) -> ShellResult {
+        typealias Request = ShellExecuteRequest
+        let payload: CBORValue
         do {
-            response = try packet.decodedPayload()
+            payload = try CBOREncoder().encodeValue(Request(argv: argv))
         } catch {
-            throw SMPError.invalidResponse("shell command 0: \(error)")
+            throw .invalidRequest("shell command: \(error)")
         }
+        let response = try await client.exchange(
+            Request.operation, group: Request.group, command: Request.command, payload: payload, retryPolicy: Request.retryPolicy
+        )
         if response["err"] == nil, response["ret"] == nil, let output = response["o"]?.textValue, let rc = response["rc"]?.intValue {
             return ShellResult(output: output, returnCode: rc)
         }
-        switch SMPDeviceError(response: response) {
-        case .status(.unsupportedTooNew, _)?:
-            // The client's own request path falls back to SMP v1 and asks again.
-            response = try await client.request(.write, group: .shell, command: Command.execute, payload: payload)
-        case let error?:
-            throw SMPError.device(error)
-        case nil:
-            break
-        }
+        if let error = try SMPDeviceError(response: response) { throw .device(error) }
         do {
             return try CBORDecoder().decode(ShellResult.self, from: response)
         } catch {
-            throw SMPError.invalidResponse("shell command 0: \(error) in \(response)")
+            throw .invalidResponse("shell command: \(error) in \(response)")
         }
-    }
-
-    private enum Command {
-        static let execute: UInt8 = 0
     }
 }

@@ -9,8 +9,8 @@ public struct StatsManager: Sendable {
     public init(client: SMPClient) { self.client = client }
 
     /// Lists the names of the device's statistics groups.
-    public func list() async throws -> [String] {
-        try await client.request(.read, group: .stats, command: Command.list, body: SMPEmptyMessage(), as: StatsListResponse.self).names
+    public func list() async throws(SMPError) -> [String] {
+        try await client.send(StatsListRead()).names
     }
 
     /// Reads the counters of the statistics group `group`.
@@ -18,18 +18,13 @@ public struct StatsManager: Sendable {
     /// An unknown group throws `SMPError.device(.stats(.invalidGroup))`. Zephyr 3.4-era devices
     /// report that error under group 63 instead of 2; since the statistics group never yields the
     /// basic group's errors, such an error is given back as the statistics error of the same number.
-    public func read(group: String) async throws -> StatsGroup {
-        do {
-            var result = try await client.request(.read, group: .stats, command: Command.read, body: StatsReadRequest(name: group), as: StatsGroup.self)
+    public func read(group: String) async throws(SMPError) -> StatsGroup {
+        do throws(SMPError) {
+            var result = try await client.send(StatsReadRequest(name: group))
             if result.name.isEmpty { result.name = group }
             return result
-        } catch SMPError.device(.basic(let misfiled)) {
-            throw SMPError.device(.stats(StatsGroupError(rawValue: misfiled.rawValue)))
+        } catch .device(.basic(let misfiled)) {
+            throw .device(.stats(StatsGroupError(rawValue: misfiled.rawValue)))
         }
-    }
-
-    private enum Command {
-        static let read: UInt8 = 0
-        static let list: UInt8 = 1
     }
 }

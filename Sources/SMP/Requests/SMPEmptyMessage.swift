@@ -16,3 +16,13 @@ public struct SMPEmptyMessage: Codable, Sendable, Equatable {
 
     private enum NoKeys: CodingKey {}
 }
+
+/// A request without fields: it encodes as the empty map.
+public protocol SMPFieldlessRequest: SMPRequest {}
+
+extension SMPFieldlessRequest {
+    /// Encodes an empty map.
+    public func encode(to encoder: any Encoder) throws {
+        try SMPEmptyMessage().encode(to: encoder)
+    }
+}

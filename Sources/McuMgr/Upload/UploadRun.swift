@@ -1,0 +1,160 @@
+import CBOR
+import Logging
+import SMP
+
+/// One chunk request on its way.
+struct UploadChunk: Sendable {
+    let id: Int
+    let offset: Int
+    let length: Int
+    let epoch: Int
+    let isFirst: Bool
+}
+
+/// What came back for one chunk.
+struct UploadChunkOutcome: Sendable {
+    let chunk: UploadChunk
+    let result: Result<UploadAcknowledgement, SMPError>
+}
+
+/// The mutable state of one upload (see ``UploadEngine``).
+struct UploadRun {
+    let engine: UploadEngine
+    let data: [UInt8]
+    var meter: UploadProgressMeter
+    let progress: @Sendable (UploadProgress) -> Void
+
+    /// The largest data lengths of the first and later chunks, for the packet size in force.
+    var sizes = (first: 0, later: 0)
+    /// Bytes the device holds, as last reported.
+    var acknowledged = 0
+    /// The furthest offset the device reported since it last lost the upload.
+    var highWater = 0
+    /// Where the next chunk starts.
+    var next = 0
+    /// Bumped whenever sending restarts from a new offset; answers to older chunks are stale.
+    var epoch = 0
+    var needsFirstChunk = true
+    var failures = 0
+    var restarts = 0
+    var nextID = 0
+    /// Chunks whose answers count, by id.
+    var inFlight: [Int: UploadChunk] = [:]
+    /// Every request sent and not yet answered (counted ones and abandoned ones), by chunk id.
+    var sent: [Int: SMPSentRequest] = [:]
+    var finalMatch: Bool?
+
+    var total: Int { data.count }
+    var client: SMPClient { engine.target.client }
+    var configuration: UploadConfiguration { engine.configuration }
+    var logger: Logger { engine.logger }
+
+    init(engine: UploadEngine, data: [UInt8], meter: UploadProgressMeter, progress: @escaping @Sendable (UploadProgress) -> Void) {
+        self.engine = engine
+        self.data = data
+        self.meter = meter
+        self.progress = progress
+    }
+
+    mutating func execute() async throws(UploadError) -> UploadAcknowledgement {
+        try await readChunkSizes()
+        let (outcomes, sink) = AsyncStream.makeStream(of: UploadChunkOutcome.self)
+        defer { sink.finish() }
+        var iterator = outcomes.makeAsyncIterator()
+        while acknowledged < total || needsFirstChunk {
+            if Task.isCancelled { throw .cancelled }
+            if inFlight.isEmpty && engine.control.isPaused {
+                await engine.control.waitWhilePaused()
+                continue
+            }
+            try await launchChunks(into: sink)
+            if inFlight.isEmpty && !needsFirstChunk {
+                // Everything was sent but the device holds less: send again from where it stands.
+                restart(from: acknowledged)
+                continue
+            }
+            guard let outcome = await iterator.next() else { throw .cancelled }
+            sent[outcome.chunk.id] = nil
+            guard inFlight.removeValue(forKey: outcome.chunk.id) != nil else { continue }
+            try await handle(outcome)
+        }
+        if finalMatch == false { throw .verificationFailed }
+        return UploadAcknowledgement(nextOffset: acknowledged, match: finalMatch)
+    }
+
+    /// Frees the session's window of every request still waiting (the upload ended).
+    func abandonAll() async {
+        for request in sent.values { await client.cancel(request) }
+    }
+
+    /// Reads the session's packet size (again, after the link came back) and sizes chunks to it.
+    mutating func readChunkSizes() async throws(UploadError) {
+        let packetSize = await client.packetLimit()
+        sizes = try engine.chunkSizes(totalLength: total, packetSize: packetSize)
+        logger.debug("chunks of up to \(sizes.later) bytes in packets of \(packetSize)")
+    }
+
+    // MARK: Sending
+
+    mutating func launchChunks(into sink: AsyncStream<UploadChunkOutcome>.Continuation) async throws(UploadError) {
+        if needsFirstChunk {
+            guard inFlight.isEmpty, !engine.control.isPaused else { return }
+            try await launch(UploadChunk(id: nextID, offset: 0, length: min(sizes.first, total), epoch: epoch, isFirst: true), into: sink)
+            return
+        }
+        if inFlight.values.contains(where: \.isFirst) { return }
+        let alignment = configuration.byteAlignment
+        while next < total, !engine.control.isPaused, inFlight.count < (await client.window) {
+            // Keep chunk ends on the alignment even after resuming from an unaligned device offset.
+            let room = sizes.later - next % alignment
+            let length = min(room > 0 ? room : sizes.later, total - next)
+            try await launch(UploadChunk(id: nextID, offset: next, length: length, epoch: epoch, isFirst: false), into: sink)
+            next += length
+        }
+    }
+
+    /// Sends a chunk (in order: the next is sent only once this one is on its way); its answer
+    /// arrives on `sink`.
+    mutating func launch(_ chunk: UploadChunk, into sink: AsyncStream<UploadChunkOutcome>.Continuation) async throws(UploadError) {
+        nextID += 1
+        let target = engine.target
+        let request: UploadChunkRequest
+        do {
+            request = try target.request(
+                offset: chunk.offset, data: data[chunk.offset..<(chunk.offset + chunk.length)], totalLength: total, isFirst: chunk.isFirst
+            )
+        } catch {
+            throw .invalidConfiguration("the chunk request cannot be encoded: \(error)")
+        }
+        do {
+            let request = try await client.submit(
+                request.operation, group: request.group, command: request.command, payload: CBORWriter().encode(request.payload),
+                retryPolicy: request.retryPolicy,
+                options: SMPRequestOptions(timeout: configuration.chunkTimeout, retries: configuration.chunkRetries)
+            ) { result in
+                sink.yield(UploadChunkOutcome(chunk: chunk, result: result.flatMap { packet in
+                    Result { () throws(SMPError) -> UploadAcknowledgement in
+                        let response: CBORValue
+                        do {
+                            response = try packet.decodedPayload()
+                        } catch {
+                            throw .invalidResponse("upload answer: \(error)")
+                        }
+                        return try target.acknowledgement(from: response)
+                    }
+                }))
+            }
+            sent[chunk.id] = request
+        } catch {
+            sink.yield(UploadChunkOutcome(chunk: chunk, result: .failure(error)))
+        }
+        inFlight[chunk.id] = chunk
+    }
+
+    /// Abandons the chunks in flight (their answers no longer count) and continues from `offset`.
+    mutating func restart(from offset: Int) {
+        epoch += 1
+        inFlight.removeAll()
+        next = offset
+    }
+}

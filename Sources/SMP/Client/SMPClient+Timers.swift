@@ -1,0 +1,50 @@
+extension SMPClient {
+    /// One timer task for the whole session: it sleeps until the earliest attempt deadline of the
+    /// requests in flight, then resends or fails what is due. Requests sent later with the same
+    /// timeout are due later, so the timer is re-armed only when an earlier deadline appears.
+    func armTimer() {
+        guard let earliest = pending.values.lazy.map(\.deadline).min() else {
+            timer?.task.cancel()
+            timer = nil
+            return
+        }
+        if let timer, timer.target <= earliest { return }
+        timer?.task.cancel()
+        let clock = self.clock
+        let task = clock.task { [weak self] in
+            do { try await clock.sleep(until: earliest) } catch { return }
+            await self?.timersDue()
+        }
+        timer = (task, earliest)
+    }
+
+    private func timersDue() async {
+        timer = nil
+        let now = clock.now
+        var resends: [(sequence: UInt8, entry: PendingRequest)] = []
+        for (sequence, entry) in pending where entry.deadline <= now {
+            let withinOverall = entry.overallDeadline.map { now < $0 } ?? true
+            if entry.resends > 0 && withinOverall {
+                entry.resends -= 1
+                entry.attempts += 1
+                var next = now + entry.timeout
+                if let overall = entry.overallDeadline { next = min(next, overall) }
+                entry.deadline = next
+                resends.append((sequence, entry))
+            } else {
+                logger.debug("timeout: seq \(sequence) \(entry.group) cmd \(entry.command) after \(entry.attempts) attempts")
+                finish(sequence, token: entry.token, with: .failure(.timeout(group: entry.group, command: entry.command, attempts: entry.attempts)))
+            }
+        }
+        armTimer()
+        for (sequence, entry) in resends {
+            guard pending[sequence] === entry else { continue }
+            logger.debug("retry \(entry.attempts - 1) of seq \(sequence) \(entry.group) cmd \(entry.command)")
+            do {
+                try await transport.send(entry.bytes)
+            } catch {
+                finish(sequence, token: entry.token, with: .failure(.transport(error)))
+            }
+        }
+    }
+}
