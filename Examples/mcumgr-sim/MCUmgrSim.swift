@@ -94,8 +94,31 @@ struct MCUmgrSim: AsyncParsableCommand {
     @Option(name: .customLong("reset-delay"), help: "Milliseconds from the reset response to the reboot.")
     var resetDelay: Double = 250
 
-    @Option(name: .customLong("mode"), help: "MCUboot mode reported by bootloader info (3 = swap using move).")
-    var mode = 3
+    @Option(
+        name: .customLong("mode"),
+        help: ArgumentHelp(
+            "MCUboot mode, by name or number: what bootloader info reports and how the slots behave.",
+            discussion: "One of \(MCUbootMode.allCases.map(\.description).joined(separator: ", "))."))
+    var mode: MCUbootMode = .swapUsingMove
+
+    @Flag(name: .customLong("allow-erase-pending"), help: "Allow erasing or uploading over a slot marked for the next boot.")
+    var allowErasePending = false
+
+    @Option(name: .customLong("busy"), help: "Answer this many image state/upload/erase requests with busy (rc 10) first.")
+    var busy = 0
+
+    @Option(
+        name: .customLong("secondary"),
+        help: "Start with another image in slot 1 of image 0: plain, test, permanent or confirmed (the running image then on test).")
+    var secondary: SecondaryChoice?
+
+    @Option(
+        name: .customLong("secondary-version"), help: "Version of the --secondary image (default: 1.5.0).",
+        transform: { text in
+            guard let version = ImageVersion(text) else { throw ValidationError("--secondary-version must look like 1.2.3 or 1.2.3+4") }
+            return version
+        })
+    var secondaryVersion = ImageVersion(1, 5, 0)
 
     @Flag(name: .customLong("indefinite-maps"), help: "Encode responses with indefinite-length maps, as a default Zephyr build does.")
     var indefiniteMaps = false
@@ -121,6 +144,10 @@ struct MCUmgrSim: AsyncParsableCommand {
     func validate() throws {
         guard bufferCount >= 1, bufferSize >= 64 else { throw ValidationError("--buf-count must be ≥ 1 and --buf-size ≥ 64") }
         guard (1...8).contains(images) else { throw ValidationError("--images must be 1 to 8") }
+        guard busy >= 0 else { throw ValidationError("--busy must be 0 or more") }
+        if secondary != nil, mode.slotsPerImage < 2 {
+            throw ValidationError("--secondary needs a mode with two slots per image, not \(mode)")
+        }
         for percent in [drop, duplicate, reorder, delay] where !(0...100).contains(percent) {
             throw ValidationError("fault percentages must be between 0 and 100")
         }
@@ -136,6 +163,10 @@ struct MCUmgrSim: AsyncParsableCommand {
             configuration: deviceConfiguration(), link: linkConfiguration(), faults: faultConfiguration(),
             logger: Logger(label: "mcumgr-sim"))
         await device.installRunningImages(version: imageVersion, payloadSize: imageSize)
+        if let secondary {
+            let bytes = MCUbootImageMaker.make(version: secondaryVersion, payloadSize: imageSize, seed: 0x5ec0_0d)
+            await device.install(bytes, image: 0, slot: 1, mark: secondary.mark)
+        }
         var servers: [SimulatorUDPServer] = []
         for endpoint in endpoints {
             do {
@@ -164,6 +195,7 @@ struct MCUmgrSim: AsyncParsableCommand {
         c.supportsSMPv1 = !noSMPv1
         c.clockStartsSet = clockSet
         c.bootloaderMode = mode
+        c.allowsErasingPendingSlots = allowErasePending
         c.bootDuration = .milliseconds(bootTime)
         c.resetDelay = .milliseconds(resetDelay)
         return c
@@ -188,6 +220,7 @@ struct MCUmgrSim: AsyncParsableCommand {
         f.resetAtUploadOffset = resetAt
         f.disconnectAtUploadOffset = disconnectAt
         f.reconnectDelay = .milliseconds(reconnectDelay)
+        f.busyImageRequests = busy
         return f
     }
 }
@@ -218,4 +251,28 @@ struct BindError: Error, CustomStringConvertible {
     let underlying: String
 
     var description: String { "cannot bind \(endpoint): \(underlying)" }
+}
+
+extension MCUbootMode: ExpressibleByArgument {
+    /// Reads `--mode` as a name (`swap-move`, `direct-xip-revert`, …) or a number.
+    public init?(argument: String) {
+        self.init(name: argument)
+    }
+
+    /// The names `--help` lists.
+    public static var allValueStrings: [String] { allCases.map(\.name) }
+}
+
+/// The values of `--secondary`.
+enum SecondaryChoice: String, ExpressibleByArgument, CaseIterable {
+    case plain, test, permanent, confirmed
+
+    var mark: SlotMark {
+        switch self {
+        case .plain: return .none
+        case .test: return .test
+        case .permanent: return .permanent
+        case .confirmed: return .confirmed
+        }
+    }
 }

@@ -60,6 +60,7 @@ public actor SimulatedDevice {
         self.egressWireFree = clock.now
         self.core = DeviceCore(configuration: configuration, time: clock)
         core.uploadFaults = UploadFaults(resetAt: faults.resetAtUploadOffset, disconnectAt: faults.disconnectAtUploadOffset)
+        core.busyFaults = BusyFaults(remaining: faults.busyImageRequests, commands: faults.busyImageCommands)
     }
 
     /// Changes the link model.
@@ -67,11 +68,12 @@ public actor SimulatedDevice {
         self.link = link
     }
 
-    /// Changes the faults; re-seeds the generator and re-arms the upload-offset faults.
+    /// Changes the faults; re-seeds the generator and re-arms the upload-offset and busy faults.
     public func setFaults(_ faults: FaultConfiguration) {
         self.faults = faults
         random = SeededRandom(seed: faults.seed)
         core.uploadFaults = UploadFaults(resetAt: faults.resetAtUploadOffset, disconnectAt: faults.disconnectAtUploadOffset)
+        core.busyFaults = BusyFaults(remaining: faults.busyImageRequests, commands: faults.busyImageCommands)
     }
 
     /// Registers a transport that feeds the device; `disconnect` takes its link down for a while.

@@ -25,13 +25,17 @@ public struct FirmwareUpgradeConfiguration: Sendable, Hashable {
     /// How long each control step (parameters, bootloader info, validate, test, confirm) keeps
     /// resending through a lossy link before the upgrade fails.
     public var stepTimeout: Duration
+    /// The bootloader's mode, for devices that do not report it; `nil` takes what bootloader info
+    /// says (a swap mode when the device does not answer).
+    public var bootloaderMode: BootloaderMode?
 
     /// Makes a configuration; defaults are test-and-confirm with sizes taken from the device.
     public init(
         mode: FirmwareUpgradeMode = .testAndConfirm, pipelineDepth: Int? = nil, byteAlignment: Int = 1,
         reassemblyBufferSize: Int? = nil, eraseAppSettings: Bool = false, estimatedSwapTime: Duration = .zero,
         resetTimeout: Duration = .seconds(60), rejectsDowngrade: Bool = false, requestsBootloaderInfo: Bool = true,
-        chunkTimeout: Duration = .seconds(2), stepTimeout: Duration = .seconds(120)
+        chunkTimeout: Duration = .seconds(2), stepTimeout: Duration = .seconds(120),
+        bootloaderMode: BootloaderMode? = nil
     ) {
         self.mode = mode
         self.pipelineDepth = pipelineDepth
@@ -44,6 +48,7 @@ public struct FirmwareUpgradeConfiguration: Sendable, Hashable {
         self.requestsBootloaderInfo = requestsBootloaderInfo
         self.chunkTimeout = chunkTimeout
         self.stepTimeout = stepTimeout
+        self.bootloaderMode = bootloaderMode
     }
 
     /// The upload part of this configuration, for the upload engine (which validates it).

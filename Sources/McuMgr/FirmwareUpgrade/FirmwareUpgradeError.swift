@@ -21,6 +21,12 @@ public struct FirmwareUpgradeError: Error, Sendable {
         case deviceDidNotReturn
         /// The device is not in the state the plan expected.
         case unexpectedState(String)
+        /// The bootloader's mode cannot carry out the upgrade mode (nothing was uploaded); the
+        /// description says what the bootloader supports.
+        case unsupportedBootloaderMode(BootloaderMode, FirmwareUpgradeMode)
+        /// The bootloader runs the image with the highest version (direct-XIP, RAM load), and the
+        /// new image is not newer than the running one, so it would never run (nothing was uploaded).
+        case notNewerThanRunning(image: Int, running: String, new: String, bootloader: BootloaderMode)
         /// The upgrade was cancelled; the device keeps what it received.
         case cancelled
 
@@ -72,6 +78,12 @@ extension FirmwareUpgradeError: CustomStringConvertible {
             cause = "after the reset the device does not run the new image \(image) (refused or reverted by the bootloader)"
         case .deviceDidNotReturn: cause = "the device did not answer again after the reset"
         case .unexpectedState(let why): cause = why
+        case .unsupportedBootloaderMode(let bootloader, let mode):
+            cause = "the bootloader runs in mode \(bootloader) (\(bootloader.rawValue)), which cannot carry out a "
+                + "\(mode.rawValue) upgrade: \(BootPolicy.explanation(of: bootloader))"
+        case .notNewerThanRunning(let image, let running, let new, let bootloader):
+            cause = "the bootloader (\(bootloader)) runs the image with the highest version, and image \(image) "
+                + "version \(new) is not newer than the running \(running), so it would never run"
         case .cancelled: cause = "cancelled"
         }
         var text = "firmware upgrade failed in state \(state.rawValue): \(cause)"

@@ -23,6 +23,9 @@ struct FirmwareUpgradeRunner: Sendable {
     static let resetRequestLostAfter = Duration.seconds(3)
     /// How many times a reset is asked for when the device keeps answering without having rebooted.
     static let maximumResetRequests = 3
+    /// How many resets may be spent freeing the other slot before the upload (a foreign test
+    /// image needs two: one boots it for test, the next reverts it).
+    static let maximumClearingResets = 3
 
     private var imageManager: ImageManager { ImageManager(client: client) }
     private var defaultManager: DefaultManager { DefaultManager(client: client) }
@@ -71,9 +74,12 @@ struct FirmwareUpgradeRunner: Sendable {
         let packetSize = await client.packetLimit()
         logger.debug("upload packets of up to \(packetSize) bytes, \(depth) in flight")
 
+        // The configured mode wins; otherwise the device's. Any error answer lets the upgrade go on (as a swap mode).
+        var bootloader = configuration.bootloaderMode
         if configuration.requestsBootloaderInfo {
             try enter(.bootloaderInfo, &progress)
-            try await logBootloaderInfo()
+            let reported = try await bootloaderMode()
+            bootloader = bootloader ?? reported
         }
 
         try enter(.validate, &progress)
@@ -87,12 +93,38 @@ struct FirmwareUpgradeRunner: Sendable {
         var uploadTime = Duration.zero
         var resets = 0
         var resetRequested = false
+        var clearingResets = 0
+        var refusedErases: Set<Int> = []
         while true {
-            let plan = FirmwareUpgradePlan(images: images, slots: slots, mode: configuration.mode)
+            let plan = try makePlan(slots: slots, bootloader: bootloader, refusedErases: refusedErases, progress: progress)
             if resetRequested {
                 try checkAfterReset(slots: slots, progress: progress)
             }
             if plan.isDone { break }
+
+            // Free the other slot first: a reset when it is held for a revert or an erase was refused.
+            if let reason = plan.resetFirst {
+                guard clearingResets < Self.maximumClearingResets else {
+                    throw fail(.unexpectedState("the other slot is still held after \(clearingResets) resets (\(reason))"), progress)
+                }
+                clearingResets += 1
+                logger.info("resetting before the upload: \(reason)")
+                try enter(.reset, &progress)
+                slots = try await resetAndWait(previous: slots, progress: progress)
+                progress.slots = slots
+                resets += 1
+                try enter(.validate, &progress)
+                continue
+            }
+            if !plan.erases.isEmpty {
+                let refused = try await eraseForeignImages(plan.erases, options: step)
+                if !refused.isEmpty {
+                    refusedErases.formUnion(refused)
+                    slots = try await imageManager.list(options: step)
+                    progress.slots = slots
+                    continue
+                }
+            }
 
             if !plan.uploads.isEmpty {
                 try enter(.upload, &progress)
@@ -130,7 +162,7 @@ struct FirmwareUpgradeRunner: Sendable {
             } else {
                 slots = try await imageManager.list(options: step)
                 progress.slots = slots
-                let again = FirmwareUpgradePlan(images: images, slots: slots, mode: configuration.mode)
+                let again = try makePlan(slots: slots, bootloader: bootloader, refusedErases: [], progress: progress)
                 guard again.isDone else {
                     throw fail(.unexpectedState("the device's image table did not change as planned"), progress)
                 }
@@ -144,17 +176,20 @@ struct FirmwareUpgradeRunner: Sendable {
         )
     }
 
-    /// Asks for the bootloader's name and mode; informational only: any answer the device gives,
-    /// error or not, lets the upgrade go on.
-    private func logBootloaderInfo() async throws(SMPError) {
+    /// Asks for the bootloader's name and mode and returns the mode; any error answer the device
+    /// gives lets the upgrade go on without one (planned as a swap mode).
+    private func bootloaderMode() async throws(SMPError) -> BootloaderMode? {
+        let info: BootloaderInfo
         do throws(SMPError) {
-            let info = try await defaultManager.bootloaderInfo(options: configuration.stepOptions)
-            logger.debug("bootloader \(info.name ?? "unknown"), mode \(info.mode.map(String.init) ?? "unknown")")
+            info = try await defaultManager.bootloaderInfo(options: configuration.stepOptions)
         } catch .device(let error) {
             logger.debug("no bootloader info: \(error)")
+            return nil
         } catch {
             throw error
         }
+        logger.debug("bootloader \(info.name ?? "unknown"), mode \(info.mode.map(String.init) ?? "unknown")")
+        return info.bootloaderMode
     }
 
     private func hash(of index: Int) -> [UInt8] {

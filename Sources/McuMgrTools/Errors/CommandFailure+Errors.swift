@@ -91,6 +91,10 @@ extension CommandFailure {
             self.init(inner.status, "firmware upgrade failed in state \(error.state.rawValue): \(inner.message)")
         case .downgradeRefused:
             self.init(.device, "\(error); use a newer image, or leave out --no-downgrade")
+        case .notNewerThanRunning:
+            self.init(.device, "\(error); use an image with a higher version")
+        case .unsupportedBootloaderMode:
+            self.init(.device, "\(error) (--mode upload-only)")
         case .imageNotActive, .unexpectedState:
             self.init(.device, "\(error); check the device with 'mcumgr image list'")
         case .deviceDidNotReturn:

@@ -16,8 +16,12 @@ public struct DeviceConfiguration: Sendable {
     public var checksUploadedImages = true
     /// Keep the image upload state across a reset (Zephyr loses it).
     public var keepsUploadStateAcrossReset = false
-    /// MCUboot mode reported by bootloader info (`enum mcuboot_mode`; 3 = swap using move).
-    public var bootloaderMode: Int = 3
+    /// MCUboot's mode: reported by bootloader info, and what the slots do (list, upload slot,
+    /// test/confirm/erase, boot).
+    public var bootloaderMode: MCUbootMode = .swapUsingMove
+    /// Erasing or uploading over a slot marked for the next boot is allowed
+    /// (`CONFIG_MCUMGR_GRP_IMG_ALLOW_ERASE_PENDING`); without it both answer `NO_FREE_SLOT`.
+    public var allowsErasingPendingSlots = false
     /// MCUboot refuses to boot an older image (`MCUBOOT_DOWNGRADE_PREVENTION`); reported as `no-downgrade`.
     public var preventsDowngrade = false
     /// Allow confirming slots of images other than the running one (`..._ALLOW_CONFIRM_NON_ACTIVE_IMAGE_ANY`).

@@ -3,7 +3,7 @@ extension DeviceCore {
     /// with the flags `image list` reports.
     var slotStates: [SlotState] {
         images.enumerated().flatMap { index, pair in
-            (0..<2).compactMap { slot -> SlotState? in
+            pair.slots.indices.compactMap { slot -> SlotState? in
                 guard let info = pair.slots[slot].imageInfo else { return nil }
                 let flags = pair.reportedFlags(slot: slot)
                 return SlotState(

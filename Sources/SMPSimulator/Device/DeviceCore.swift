@@ -26,6 +26,8 @@ final class DeviceCore {
     private(set) var bootCount = 0
     /// The upload offsets at which a fault fires once.
     var uploadFaults = UploadFaults()
+    /// Image requests still to be answered `busy`.
+    var busyFaults = BusyFaults()
     /// Effects of the request being handled, collected for the link layer.
     var effects: [DeviceEffect] = []
     /// Flash bytes written by the request being handled.
@@ -37,7 +39,9 @@ final class DeviceCore {
         self.configuration = configuration
         self.time = time
         bootInstant = time.now
-        images = (0..<max(1, configuration.imageCount)).map { _ in ImagePair(slotSize: configuration.slotSize) }
+        images = (0..<max(1, configuration.imageCount)).map { _ in
+            ImagePair(slotSize: configuration.slotSize, mode: configuration.bootloaderMode)
+        }
         files = FileTree(mountPoint: configuration.mountPoint, capacity: configuration.fileSystemCapacity)
         clock = DeviceClock(startsSet: configuration.clockStartsSet, time: time)
         var groups: [any ManagementGroup] = [
@@ -84,6 +88,10 @@ final class DeviceCore {
             case .swappedPermanently: record(.info, .boot, "image \(index): swapped in permanently")
             case .reverted: record(.warn, .boot, "image \(index): test image not confirmed, reverted")
             case .rejected(let why): record(.error, .boot, "image \(index): \(why); secondary slot erased")
+            case .overwritten: record(.info, .boot, "image \(index): secondary copied over the primary")
+            case .selected(let slot): record(.info, .boot, "image \(index): slot \(slot) selected")
+            case .erasedAndSelected: record(.warn, .boot, "image \(index): \(action)")
+            case .noBootableImage: record(.error, .boot, "image \(index): no bootable image")
             }
         }
         if !configuration.keepsUploadStateAcrossReset { upload = nil }

@@ -1,15 +1,20 @@
 extension ImagePair {
-    /// Zephyr's `img_mgmt_set_next_boot_slot()` for swap modes, then MCUboot's `boot_set_next()`:
-    /// marks `slot` for test (`confirm == false`) or permanent/confirmed; returns the image group
-    /// error code, or nil on success.
+    /// Zephyr's `img_mgmt_set_next_boot_slot()`, then MCUboot's `boot_set_next()`: marks `slot`
+    /// for test (`confirm == false`) or permanent/confirmed; returns the image group error code,
+    /// or nil on success.
     ///
     /// - Parameter isActiveImage: whether this pair is the image running the SMP server.
     /// - Parameter allowsConfirmingOtherImages: `CONFIG_MCUMGR_GRP_IMG_ALLOW_CONFIRM_NON_ACTIVE_IMAGE_ANY`.
     mutating func setNextBoot(
         slot: Int, confirm: Bool, isActiveImage: Bool, allowsConfirmingOtherImages: Bool
     ) -> DeviceErrorCode? {
+        if mode.strategy == .directXIP(revert: true) {
+            // Zephyr's direct-XIP-with-revert variant checks only this, then writes the trailer.
+            if !confirm && slot == activeSlot { return ImageError.imageSettingTestToActiveDenied }
+            return bootSetNext(slot: slot, confirm: confirm)
+        }
         let next = nextBoot
-        let active = Self.activeSlot
+        let active = activeSlot
         if confirm && !isActiveImage && !allowsConfirmingOtherImages {
             return ImageError.imageConfirmationDenied
         }
@@ -32,7 +37,7 @@ extension ImagePair {
 
     /// MCUboot's `boot_set_next()` on the trailer of `slot`.
     private mutating func bootSetNext(slot: Int, confirm: Bool) -> DeviceErrorCode? {
-        let isActive = slot == Self.activeSlot
+        let isActive = slot == activeSlot
         var trailer = slots[slot].trailer
         if trailer.magic {
             // Non-active: a swap is already scheduled. Active: confirm when not yet confirmed.

@@ -29,28 +29,38 @@ extension SimulatedDevice {
     /// The slots that hold a valid image, with the flags `image list` would report.
     public func slotStates() -> [SlotState] { core.slotStates }
 
-    /// The swap MCUboot would perform for an image at the next boot.
+    /// The swap MCUboot would perform for an image at the next boot (swap modes).
     public func swapType(image: Int) -> SwapType {
         core.images[image].swapType
+    }
+
+    /// The slot an image runs from: 0 in swap modes, the slot MCUboot chose in direct-XIP.
+    public func activeSlot(image: Int) -> Int {
+        core.images[image].activeSlot
     }
 
     /// The image upload in progress, if any.
     public var partialUpload: PartialUpload? { core.upload }
 
-    /// Writes an image into a slot as a programmer would (slot erased first, trailer left erased).
-    public func install(_ bytes: [UInt8], image: Int = 0, slot: Int = 0) {
-        guard core.images.indices.contains(image), (0...1).contains(slot) else { return }
+    /// Writes an image into a slot as a programmer would (slot erased first), with the trailer
+    /// `mark` describes: none, marked for test or permanent, or confirmed (see ``SlotMark``).
+    public func install(_ bytes: [UInt8], image: Int = 0, slot: Int = 0, mark: SlotMark = .none) {
+        guard core.images.indices.contains(image), core.images[image].slots.indices.contains(slot) else { return }
         core.images[image].slots[slot].erase()
         core.images[image].slots[slot].write(bytes.prefix(core.images[image].slots[slot].size), at: 0)
+        core.images[image].mark(slot: slot, mark)
     }
 
     /// Installs a running image of `version` in slot 0 of every image, as a freshly programmed device
     /// has (each payload seeded by its image number); returns the images installed, by image number.
+    /// In direct-XIP with revert the image is confirmed, as a factory image must be there
+    /// (MCUboot erases a selected slot without trailer magic).
     @discardableResult
     public func installRunningImages(version: ImageVersion, payloadSize: Int) -> [[UInt8]] {
-        core.images.indices.map { image in
+        let mark: SlotMark = configuration.bootloaderMode == .directXIPWithRevert ? .confirmed : .none
+        return core.images.indices.map { image in
             let bytes = MCUbootImageMaker.make(version: version, payloadSize: payloadSize, seed: UInt64(image))
-            install(bytes, image: image, slot: 0)
+            install(bytes, image: image, slot: 0, mark: mark)
             return bytes
         }
     }

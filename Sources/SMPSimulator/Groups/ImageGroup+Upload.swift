@@ -40,39 +40,41 @@ extension ImageGroup {
         if !sha.isEmpty, let state = device.upload, state.sha == sha {
             return .success([(key: "off", value: .int(state.offset))])
         }
-        guard image < UInt64(device.images.count), !device.images[Int(image)].isInUse(slot: 1) else {
+        guard image < UInt64(device.images.count),
+            let target = device.images[Int(image)].uploadSlot(allowsErasingPending: device.configuration.allowsErasingPendingSlots)
+        else {
             return failed(device, ImageError.noFreeSlot)
         }
         let index = Int(image)
-        guard size <= device.images[index].slots[1].size else {
+        guard size <= device.images[index].slots[target].size else {
             return failed(device, ImageError.invalidImageTooLarge)
         }
         guard data.count <= size else { return failed(device, ImageError.invalidImageDataOverrun) }
-        if upgrade, let running = device.images[index].slots[0].imageInfo {
+        if upgrade, let running = device.images[index].slots[device.images[index].activeSlot].imageInfo {
             let new = SlotImageInfo.headerVersion(data)
             let newer = device.configuration.comparesBuildNumbers ? new > running.version : new.compareIgnoringBuild(running.version) > 0
             guard newer else { return failed(device, ImageError.currentVersionIsNewer) }
         }
         // Image check: the slot already holds exactly this file.
-        let slot = device.images[index].slots[1]
+        let slot = device.images[index].slots[target]
         if device.configuration.checksUploadedImages, sha.count == 32, slot.contents.count >= size,
             Array(SHA256.hash(data: slot.contents[0..<size])) == sha
         {
             device.upload = nil
             return .success([(key: "off", value: .int(size)), (key: "match", value: .bool(true))])
         }
-        device.images[index].slots[1].erase()
+        device.images[index].slots[target].erase()
         device.counters.flashErases += 1
-        let state = PartialUpload(image: index, offset: 0, size: size, sha: sha)
+        let state = PartialUpload(image: index, slot: target, offset: 0, size: size, sha: sha)
         device.upload = state
-        device.record(.info, .image, "upload of \(size) bytes to image \(index) started")
+        device.record(.info, .image, "upload of \(size) bytes to image \(index) slot \(target) started")
         return write(data, at: 0, state: state, device: device)
     }
 
     private func write(_ data: [UInt8], at off: Int, state: PartialUpload, device: DeviceCore) -> HandlerResult {
         var state = state
         guard !data.isEmpty else { return .success([(key: "off", value: .int(state.offset))]) }
-        device.images[state.image].slots[1].write(data, at: off)
+        device.images[state.image].slots[state.slot].write(data, at: off)
         device.noteFlashWrite(data.count)
         state.offset += data.count
         guard state.offset == state.size else {
@@ -80,10 +82,10 @@ extension ImageGroup {
             return .success([(key: "off", value: .int(state.offset))])
         }
         device.upload = nil
-        device.record(.info, .image, "upload to image \(state.image) complete")
+        device.record(.info, .image, "upload to image \(state.image) slot \(state.slot) complete")
         var entries: ResponseEntries = [(key: "off", value: .int(state.offset))]
         if device.configuration.checksUploadedImages {
-            let contents = device.images[state.image].slots[1].contents
+            let contents = device.images[state.image].slots[state.slot].contents
             let match = state.sha.count == 32 && Array(SHA256.hash(data: contents[0..<state.size])) == state.sha
             entries.append((key: "match", value: .bool(match)))
         }

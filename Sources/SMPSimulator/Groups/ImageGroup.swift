@@ -7,9 +7,13 @@ struct ImageGroup: ManagementGroup {
     let handlerCount = 4
 
     func handle(_ request: Request, on device: DeviceCore) throws(StatusError) -> HandlerResult? {
+        if device.busyFaults.fire(command: request.header.command) {
+            device.record(.warn, .image, "busy: command \(request.header.command) refused")
+            return .status(MgmtError.busy)
+        }
         switch (request.header.command, request.isRead) {
         case (0, true): return .success(stateEntries(device))
-        case (0, false): return try writeState(request, device)
+        case (0, false) where device.images[0].acceptsStateWrites: return try writeState(request, device)
         case (1, false): return try upload(request, device)
         case (5, false): return try erase(request, device)
         case (6, true): return slotInfo(device)
@@ -64,7 +68,7 @@ struct ImageGroup: ManagementGroup {
         let slot: Int
         if hash.isEmpty {
             guard confirm else { return .error(id, ImageError.invalidHash) }
-            (image, slot) = (0, ImagePair.activeSlot)
+            (image, slot) = (0, device.images[0].activeSlot)
         } else if hash.count != 32 {
             return .error(id, ImageError.invalidHash)
         } else if let found = device.findSlot(hash: hash) {
@@ -86,10 +90,16 @@ struct ImageGroup: ManagementGroup {
 
     private func erase(_ request: Request, _ device: DeviceCore) throws(StatusError) -> HandlerResult {
         let requested = request.payload.isEmpty ? nil : try request.fields().unsigned("slot")
-        let absolute = Int(clamping: requested ?? 1)
-        guard absolute < device.images.count * 2 else { return .error(id, ImageError.invalidSlot) }
+        // Default: the other slot of the running image (absolute slot numbers: image n has 2n and 2n+1).
+        let absolute = Int(clamping: requested ?? UInt64(device.images[0].otherSlot))
+        guard absolute < device.images.count * 2, absolute % 2 < device.images[absolute / 2].slots.count else {
+            return .error(id, ImageError.invalidSlot)
+        }
         let (image, slot) = (absolute / 2, absolute % 2)
-        if device.images[image].slots[slot].imageInfo != nil, device.images[image].isInUse(slot: slot) {
+        let allowsPending = device.configuration.allowsErasingPendingSlots
+        if device.images[image].slots[slot].imageInfo != nil,
+            device.images[image].isInUse(slot: slot, allowsErasingPending: allowsPending)
+        {
             return .error(id, ImageError.noFreeSlot)
         }
         device.images[image].slots[slot].erase()
@@ -103,7 +113,7 @@ struct ImageGroup: ManagementGroup {
         var images: [CBORValue] = []
         for (index, pair) in device.images.enumerated() {
             var slots: [CBORValue] = []
-            for slot in 0..<2 {
+            for slot in pair.slots.indices {
                 // No `upload_image_id`: Zephyr sends it only with direct upload, which this device does not model.
                 let entries: ResponseEntries = [
                     (key: "slot", value: .int(slot)), (key: "size", value: .int(pair.slots[slot].size)),

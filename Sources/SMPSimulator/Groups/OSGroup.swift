@@ -126,7 +126,7 @@ struct OSGroup: ManagementGroup {
         let query = request.payload.isEmpty ? nil : try request.fields().text("query")
         guard let query, !query.isEmpty else { return .success([(key: "bootloader", value: .text("MCUboot"))]) }
         guard query == "mode" else { return .error(id, OSError.queryYieldsNoAnswer) }
-        var entries: ResponseEntries = [(key: "mode", value: .int(device.configuration.bootloaderMode))]
+        var entries: ResponseEntries = [(key: "mode", value: .int(device.configuration.bootloaderMode.rawValue))]
         if device.configuration.preventsDowngrade { entries.append((key: "no-downgrade", value: .bool(true))) }
         return .success(entries)
     }

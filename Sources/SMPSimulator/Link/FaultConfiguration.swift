@@ -20,6 +20,11 @@ public struct FaultConfiguration: Sendable, Hashable {
     public var disconnectAtUploadOffset: Int? = nil
     /// How long the link stays down after a disconnect fault before it accepts a reconnection.
     public var reconnectDelay: Duration = .milliseconds(500)
+    /// The device answers this many image requests with `MGMT_ERR_EBUSY` (rc 10) before handling
+    /// any, as a device busy writing external flash does.
+    public var busyImageRequests = 0
+    /// The image commands those busy answers hit: state (0), upload (1), erase (5) by default.
+    public var busyImageCommands: Set<UInt8> = [0, 1, 5]
 
     /// Makes a configuration without faults.
     public init() {}

@@ -138,7 +138,7 @@ struct DefaultManagerTests {
             #expect(info.bootloaderMode == .swapUsingMove)
             #expect(info.bootloaderMode?.supportsRevert == true)
         }
-        try await ManagerHarness.with({ $0.bootloaderMode = 2; $0.preventsDowngrade = true }) { h async throws in
+        try await ManagerHarness.with({ $0.bootloaderMode = .overwriteOnly; $0.preventsDowngrade = true }) { h async throws in
             let info = try await h.os.bootloaderInfo()
             #expect(info == BootloaderInfo(name: "MCUboot", mode: 2, noDowngrade: true))
             #expect(info.bootloaderMode == .overwriteOnly)
