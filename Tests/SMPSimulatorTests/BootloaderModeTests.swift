@@ -1,11 +1,12 @@
 import CBOR
 import SMP
 import SMPSimulator
+import SMPTestTraits
 import Testing
 
 /// The MCUboot modes of the simulated device through the image and OS groups: image list, the
 /// slot an upload lands in, test/confirm/erase, and which slot runs after a reset.
-@Suite("Bootloader modes")
+@Suite("Bootloader modes", .virtualTime)
 struct BootloaderModeTests {
     let newImage = MCUbootImageMaker.make(version: ImageVersion(2, 0, 0), payloadSize: 5000, seed: 41)
     var newHash: [UInt8] { SlotImageHash.of(newImage) }

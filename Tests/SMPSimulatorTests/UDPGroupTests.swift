@@ -19,7 +19,7 @@ struct UDPGroupTests {
             let server = try await SimulatorUDPServer.start(device: device, host: host, port: 0)
             let transport = UDPTransport(host: host, port: server.port)
             try await transport.connect()
-            let client = SMPClient(transport: transport, configuration: SMPClient.Configuration(timeout: .seconds(2), retries: 1))
+            let client = SMPClient(transport: transport, configuration: SMPClient.Configuration(timeout: .seconds(10), retries: 1))
             return Session(device: device, server: server, client: client)
         }
 

@@ -60,9 +60,12 @@ extension SMPClient {
         let deadline = clock.now + allowance
         var backOff = Duration.milliseconds(25)
         while true {
-            let remaining = deadline - clock.now
             var attempt = options
-            attempt.deadline = max(remaining, .milliseconds(1))
+            if options.deadline != nil {
+                // An explicit deadline bounds the resends too; otherwise the retry count does (a
+                // timer that fires late on a loaded machine must not cost a resend).
+                attempt.deadline = max(deadline - clock.now, .milliseconds(1))
+            }
             let packet = try await transceive(operation, group: group, command: command, payload: bytes, retryPolicy: retryPolicy, options: attempt)
             let response: CBORValue
             do {

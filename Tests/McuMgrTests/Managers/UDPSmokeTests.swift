@@ -13,7 +13,7 @@ struct UDPSmokeTests {
         #expect(server.port != 0)
         let transport = UDPTransport(host: "127.0.0.1", port: server.port, maximumPacketSize: 1472)
         try await transport.connect()
-        let client = SMPClient(transport: transport, configuration: .init(timeout: .seconds(2), retries: 2))
+        let client = SMPClient(transport: transport, configuration: .init(timeout: .seconds(10), retries: 2))
 
         do {
             let os = DefaultManager(client: client)
