@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "SMPSimulator", targets: ["SMPSimulator"]),
         .library(name: "SMPTestSupport", targets: ["SMPTestSupport"]),
         .library(name: "McuMgrTools", targets: ["McuMgrTools"]),
+        .library(name: "McuMgrFleet", targets: ["McuMgrFleet"]),
         .executable(name: "mcumgr", targets: ["mcumgr"]),
         .executable(name: "mcumgr-sim", targets: ["mcumgr-sim"]),
     ],
@@ -119,11 +120,22 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Many devices at once: one firmware upgrade per device with a concurrency limit, retries,
+        // canaries, events by device, reports; dry runs and inventories.
+        .target(
+            name: "McuMgrFleet",
+            dependencies: [
+                "McuMgrTools", "McuMgr", "SMP", "SMPUDP", "McuBoot", "Hex",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
         // Command-line tools.
         .executableTarget(
             name: "mcumgr",
             dependencies: [
-                "McuMgrTools", "McuMgr", "SMP", "SMPUDP", "McuBoot", "Hex",
+                "McuMgrTools", "McuMgrFleet", "McuMgr", "SMP", "SMPUDP", "McuBoot", "Hex",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -166,6 +178,13 @@ let package = Package(
         .testTarget(
             name: "McuMgrToolsTests",
             dependencies: ["McuMgrTools", "McuMgr", "SMPSimulator", "SMPUDP", "SMP", "McuBoot", "SMPTestSupport", "Hex"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "McuMgrFleetTests",
+            dependencies: [
+                "McuMgrFleet", "McuMgrTools", "McuMgr", "SMPSimulator", "SMPUDP", "SMP", "McuBoot", "SMPTestSupport", "SMPTestTraits",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

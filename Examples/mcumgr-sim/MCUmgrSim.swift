@@ -141,6 +141,23 @@ struct MCUmgrSim: AsyncParsableCommand {
     @Flag(name: .customLong("exit-on-eof"), help: "Also stop when standard input closes (for a parent process that may die).")
     var exitOnEndOfInput = false
 
+    @Option(name: .customLong("devices"), help: ArgumentHelp(
+        "Serve this many independent devices, on consecutive addresses from --udp's (127.0.0.2, .3, …), each with its own state.",
+        valueName: "n"))
+    var deviceCount: Int?
+
+    @Flag(name: .customLong("consecutive-ports"), help: "With --devices: consecutive ports of --udp's host instead of consecutive addresses.")
+    var consecutivePorts = false
+
+    @Option(name: .customLong("faulty"), help: ArgumentHelp(
+        "With --devices: give this many devices, chosen by --seed, a fault in turn: drop, reset, busy, refuse.", valueName: "k"))
+    var faulty = 0
+
+    @Option(name: .customLong("device-fault"), help: ArgumentHelp(
+        "With --devices: give device N (0 for the first) a fault: drop, reset, busy, refuse or no-return (repeatable).",
+        valueName: "n=fault"))
+    var deviceFaults: [String] = []
+
     func validate() throws {
         guard bufferCount >= 1, bufferSize >= 64 else { throw ValidationError("--buf-count must be ≥ 1 and --buf-size ≥ 64") }
         guard (1...8).contains(images) else { throw ValidationError("--images must be 1 to 8") }
@@ -151,6 +168,7 @@ struct MCUmgrSim: AsyncParsableCommand {
         for percent in [drop, duplicate, reorder, delay] where !(0...100).contains(percent) {
             throw ValidationError("fault percentages must be between 0 and 100")
         }
+        try validateFleet()
     }
 
     func run() async throws {
@@ -159,6 +177,7 @@ struct MCUmgrSim: AsyncParsableCommand {
             handler.logLevel = quiet ? .notice : .debug
             return handler
         }
+        if let deviceCount { return try await serveFleet(count: deviceCount) }
         let device = SimulatedDevice(
             configuration: deviceConfiguration(), link: linkConfiguration(), faults: faultConfiguration(),
             logger: Logger(label: "mcumgr-sim"))
@@ -183,7 +202,7 @@ struct MCUmgrSim: AsyncParsableCommand {
         for server in servers { await server.close() }
     }
 
-    private func deviceConfiguration() -> DeviceConfiguration {
+    func deviceConfiguration() -> DeviceConfiguration {
         var c = DeviceConfiguration()
         c.bufferSize = bufferSize
         c.bufferCount = bufferCount
@@ -201,14 +220,14 @@ struct MCUmgrSim: AsyncParsableCommand {
         return c
     }
 
-    private func linkConfiguration() -> LinkConfiguration {
+    func linkConfiguration() -> LinkConfiguration {
         LinkConfiguration(
             latency: .milliseconds(latency), bandwidth: bandwidth,
             flashWriteTimePerByte: .nanoseconds(flashNanosecondsPerByte),
             bufferOverflow: overflow.policy)
     }
 
-    private func faultConfiguration() -> FaultConfiguration {
+    func faultConfiguration() -> FaultConfiguration {
         var f = FaultConfiguration()
         f.seed = seed
         f.dropPercent = drop

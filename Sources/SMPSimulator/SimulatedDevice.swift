@@ -59,7 +59,8 @@ public actor SimulatedDevice {
         self.ingressWireFree = clock.now
         self.egressWireFree = clock.now
         self.core = DeviceCore(configuration: configuration, time: clock)
-        core.uploadFaults = UploadFaults(resetAt: faults.resetAtUploadOffset, disconnectAt: faults.disconnectAtUploadOffset)
+        core.uploadFaults = UploadFaults(
+            resetAt: faults.resetAtUploadOffset, disconnectAt: faults.disconnectAtUploadOffset, refusesUploads: faults.refusesImageUploads)
         core.busyFaults = BusyFaults(remaining: faults.busyImageRequests, commands: faults.busyImageCommands)
     }
 
@@ -72,7 +73,8 @@ public actor SimulatedDevice {
     public func setFaults(_ faults: FaultConfiguration) {
         self.faults = faults
         random = SeededRandom(seed: faults.seed)
-        core.uploadFaults = UploadFaults(resetAt: faults.resetAtUploadOffset, disconnectAt: faults.disconnectAtUploadOffset)
+        core.uploadFaults = UploadFaults(
+            resetAt: faults.resetAtUploadOffset, disconnectAt: faults.disconnectAtUploadOffset, refusesUploads: faults.refusesImageUploads)
         core.busyFaults = BusyFaults(remaining: faults.busyImageRequests, commands: faults.busyImageCommands)
     }
 

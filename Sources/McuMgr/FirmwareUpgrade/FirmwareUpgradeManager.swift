@@ -6,7 +6,7 @@ import SMP
 public struct FirmwareUpgradeManager: Sendable {
     /// The session to the device.
     public let client: SMPClient
-    private let logger: Logger
+    let logger: Logger
 
     /// Makes a manager over a session.
     public init(client: SMPClient, logger: Logger = Logger(label: "mcumgr.upgrade")) {
@@ -32,7 +32,9 @@ public struct FirmwareUpgradeManager: Sendable {
         try await start(images: images, configuration: configuration).result()
     }
 
-    static func validate(images: [FirmwareUpgradeImage], configuration: FirmwareUpgradeConfiguration) throws(FirmwareUpgradeError) {
+    /// Checks images and configuration as ``start(images:configuration:)`` does, sending nothing:
+    /// at least one image, distinct non-negative image numbers, valid MCUboot images, a workable configuration.
+    public static func validate(images: [FirmwareUpgradeImage], configuration: FirmwareUpgradeConfiguration) throws(FirmwareUpgradeError) {
         func invalid(_ why: String) -> FirmwareUpgradeError {
             FirmwareUpgradeError(state: .none, reason: .invalidConfiguration(why))
         }

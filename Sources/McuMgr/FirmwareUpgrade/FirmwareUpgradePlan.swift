@@ -16,7 +16,9 @@ import McuBoot
 ///   the confirmed image and the slot becomes free, keeping the last confirmed image as the
 ///   fallback of the new upgrade (rather than confirming an image nobody validated);
 /// - a foreign image without flags is simply overwritten by the upload.
-struct FirmwareUpgradePlan: Equatable, Sendable {
+///
+/// ``FirmwareUpgradeManager/preview(images:configuration:)`` returns the first plan without acting on it.
+public struct FirmwareUpgradePlan: Equatable, Sendable {
     /// Where one image of the upgrade stands on the device.
     enum Standing: Equatable, Sendable {
         /// Not on the device.
@@ -29,32 +31,32 @@ struct FirmwareUpgradePlan: Equatable, Sendable {
     }
 
     /// One slot of one image, as the erase command addresses it.
-    struct SlotAddress: Equatable, Hashable, Sendable {
+    public struct SlotAddress: Equatable, Hashable, Sendable {
         /// The image number.
-        var image: Int
+        public internal(set) var image: Int
         /// The slot within the image (0 or 1).
-        var slot: Int
+        public internal(set) var slot: Int
         /// The absolute slot number the erase command takes (`2 × image + slot`).
-        var absolute: Int { image * 2 + slot }
+        public var absolute: Int { image * 2 + slot }
     }
 
     /// Slots holding a foreign image marked for the next boot, to erase before uploading.
-    var erases: [SlotAddress] = []
+    public internal(set) var erases: [SlotAddress] = []
     /// Why the device must be reset before anything else (nil: no such reset).
-    var resetFirst: String?
+    public internal(set) var resetFirst: String?
     /// Images to upload.
-    var uploads: [Int] = []
+    public internal(set) var uploads: [Int] = []
     /// Images to mark for a test boot.
-    var tests: [Int] = []
+    public internal(set) var tests: [Int] = []
     /// Images to mark permanent before the reset.
-    var permanents: [Int] = []
+    public internal(set) var permanents: [Int] = []
     /// Running images to confirm now.
-    var confirms: [Int] = []
+    public internal(set) var confirms: [Int] = []
     /// Whether a reset is needed to boot the new images.
-    var needsReset = false
+    public internal(set) var needsReset = false
 
     /// Whether nothing is left to do.
-    var isDone: Bool {
+    public var isDone: Bool {
         erases.isEmpty && resetFirst == nil && uploads.isEmpty && tests.isEmpty && permanents.isEmpty
             && confirms.isEmpty && !needsReset
     }

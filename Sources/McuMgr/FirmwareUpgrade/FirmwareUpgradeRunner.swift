@@ -38,9 +38,23 @@ struct FirmwareUpgradeRunner: Sendable {
     }
 
     func run() async throws(FirmwareUpgradeError) -> FirmwareUpgradeReport {
+        try await guarded { progress in try await execute(&progress) }
+    }
+
+    /// Reads what the upgrade reads before acting and returns its first plan; changes nothing.
+    func preview() async throws(FirmwareUpgradeError) -> FirmwareUpgradePreview {
+        try await guarded { progress in
+            let survey = try await self.survey(&progress)
+            let plan = try makePlan(slots: survey.slots, bootloader: survey.bootloader, refusedErases: [], progress: progress)
+            return FirmwareUpgradePreview(slots: survey.slots, bootloader: survey.bootloader, plan: plan)
+        }
+    }
+
+    /// Runs `body`, turning whatever it throws into a `FirmwareUpgradeError` with the state reached.
+    private func guarded<T>(_ body: (inout Progress) async throws -> T) async throws(FirmwareUpgradeError) -> T {
         var progress = Progress()
         do {
-            return try await execute(&progress)
+            return try await body(&progress)
         } catch let error as FirmwareUpgradeError {
             throw error
         } catch let error as UploadError {
@@ -66,7 +80,16 @@ struct FirmwareUpgradeRunner: Sendable {
         FirmwareUpgradeError(state: progress.state, reason: reason, lastKnownSlots: progress.slots)
     }
 
-    private func execute(_ progress: inout Progress) async throws -> FirmwareUpgradeReport {
+    /// What the upgrade reads before acting: packet sizes, the bootloader's mode, the image table.
+    struct Survey {
+        var depth: Int
+        var packetSize: Int
+        var bootloader: BootloaderMode?
+        var slots: [ImageSlot]
+    }
+
+    /// Parameters, bootloader info and the image table, checked for missing image numbers and downgrades.
+    private func survey(_ progress: inout Progress) async throws -> Survey {
         let step = configuration.stepOptions
         try enter(.requestMcuMgrParameters, &progress)
         let buffers = try await negotiate()
@@ -83,10 +106,18 @@ struct FirmwareUpgradeRunner: Sendable {
         }
 
         try enter(.validate, &progress)
-        var slots = try await imageManager.list(options: step)
+        let slots = try await imageManager.list(options: step)
         progress.slots = slots
         try await checkImageIndexes(slots: slots, progress: progress)
         try checkDowngrade(slots: slots, progress: progress)
+        return Survey(depth: depth, packetSize: packetSize, bootloader: bootloader, slots: slots)
+    }
+
+    private func execute(_ progress: inout Progress) async throws -> FirmwareUpgradeReport {
+        let step = configuration.stepOptions
+        let survey = try await self.survey(&progress)
+        let (depth, packetSize, bootloader) = (survey.depth, survey.packetSize, survey.bootloader)
+        var slots = survey.slots
 
         var uploaded: [Int] = []
         var bytesUploaded = 0

@@ -2,6 +2,8 @@
 struct UploadFaults: Sendable {
     var resetAt: Int?
     var disconnectAt: Int?
+    /// Every upload is refused at its first chunk (an application's upload check hook).
+    var refusesUploads = false
 
     /// The fault due for a chunk written at `offset`, disarming it.
     mutating func fire(at offset: Int) -> DeviceEffect? {

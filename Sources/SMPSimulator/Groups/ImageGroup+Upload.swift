@@ -32,6 +32,12 @@ extension ImageGroup {
     private func firstChunk(
         data: [UInt8], length: UInt64?, image: UInt64, sha: [UInt8], upgrade: Bool, device: DeviceCore
     ) throws(StatusError) -> HandlerResult {
+        guard !device.uploadFaults.refusesUploads else {
+            // The application's upload check hook rejects the image ("app reject").
+            device.upload = nil
+            device.record(.warn, .image, "upload refused by the application")
+            return .status(MgmtError.accessDenied)
+        }
         guard data.count >= SlotImageInfo.headerLength else { return failed(device, ImageError.invalidImageHeader) }
         guard let length, let size = Int(exactly: length) else { return failed(device, ImageError.invalidLength) }
         guard data.le32(0) == SlotImageInfo.imageMagic else { return failed(device, ImageError.invalidImageHeaderMagic) }

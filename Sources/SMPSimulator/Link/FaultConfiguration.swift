@@ -25,6 +25,13 @@ public struct FaultConfiguration: Sendable, Hashable {
     public var busyImageRequests = 0
     /// The image commands those busy answers hit: state (0), upload (1), erase (5) by default.
     public var busyImageCommands: Set<UInt8> = [0, 1, 5]
+    /// The device refuses every image upload at its first chunk with `MGMT_ERR_EACCESSDENIED`
+    /// (rc 11), as an application's upload check hook (`CONFIG_MCUMGR_GRP_IMG_UPLOAD_CHECK_HOOK`,
+    /// "app reject") does with an image meant for another product.
+    public var refusesImageUploads = false
+    /// After its next reset (a reset command, a fault or a power cycle) the device never answers
+    /// again, as a device stuck in its bootloader or bricked by the new image.
+    public var staysDownAfterReset = false
 
     /// Makes a configuration without faults.
     public init() {}

@@ -29,7 +29,8 @@ extension SimulatedDevice {
         heldRequest = nil
         heldResponse = nil
         let actions = core.boot()
-        offlineUntil = clock.now + configuration.bootDuration
+        // A device that stays down is offline for a hundred years.
+        offlineUntil = clock.now + (faults.staysDownAfterReset ? .seconds(100 * 365 * 86_400) : configuration.bootDuration)
         logger.notice("reboot (\(reason)), boot \(core.bootCount): \(actions.enumerated().map { "image \($0.offset) \($0.element)" }.joined(separator: ", "))")
         for hooks in transports.values where hooks.disconnectsOnReset {
             await hooks.disconnect(configuration.bootDuration)

@@ -1,0 +1,148 @@
+import ArgumentParser
+import Foundation
+import McuMgr
+import McuMgrFleet
+import McuMgrTools
+
+extension MCUmgr {
+    /// `mcumgr fleet upgrade FILE… (--devices FILE | --udp-range RANGE) [--concurrency N] [--retries N]
+    /// [--canary M] [--max-failures K] [--dry-run] [--json] [--report FILE]`.
+    struct FleetUpgradeCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "upgrade",
+            abstract: "Upgrade many devices with the same images: upload, test, reset and confirm on each.",
+            discussion: """
+                Devices already running the images, confirmed, are read and left alone, so running the same command \
+                again only works on the devices that are not done. On a terminal a table shows every device; otherwise \
+                each device prints its start, every 10 % of its upload, its retries and its end. The summary lists the \
+                devices upgraded, unchanged, failed (with the state and the device's error) and not started.
+
+                --dry-run reads every device's image table and bootloader mode and says what the upgrade would do \
+                (upload, test, confirm, nothing, or refuse: a downgrade, a missing image number), with totals.
+
+                Exit status: 0 every device ended upgraded or unchanged (dry run: none would be refused or is \
+                unreadable); 1 some device failed, was refused or was not started (after a canary failed or too many \
+                failures); 2 usage error; 3 no device could be reached; 4 invalid image file; 130 cancelled.
+                """)
+
+        @Argument(help: ArgumentHelp("MCUboot image files, optionally as FILE@IMAGE.", valueName: "file"))
+        var files: [String]
+
+        @OptionGroup var fleet: FleetOptions
+
+        @Option(name: .customLong("image-index"), help: "The image number of each file, in order (repeat per file).")
+        var imageIndices: [Int] = []
+
+        @Option(name: .customLong("mode"), help: "test-and-confirm, confirm-only, test-only or upload-only.")
+        var mode = FirmwareUpgradeMode.testAndConfirm.rawValue
+
+        @OptionGroup var chunking: UploadOptions
+
+        @Option(name: .customLong("retries"), help: "Times a device whose upgrade failed for a passing reason is tried again (default 0).")
+        var retries = 0
+
+        @Option(name: .customLong("retry-delay"), help: "Seconds before a device's first retry; doubles for each further one (default 2).")
+        var retryDelay: Double = 2
+
+        @Option(name: .customLong("canary"), help: "Upgrade the first M devices first; start the rest only if all come back healthy.")
+        var canary = 0
+
+        @Option(name: .customLong("max-failures"), help: "Start no further device once this many have failed.")
+        var maxFailures: Int?
+
+        @Flag(name: .customLong("no-downgrade"), help: "Refuse an image that is not newer than the running one.")
+        var noDowngrade = false
+
+        @Option(name: .customLong("reset-timeout"), help: "Seconds to wait for a device to answer again after its reset (default 60).")
+        var resetTimeout: Double = 60
+
+        @Flag(name: .customLong("dry-run"), help: "Say what the upgrade would do on each device; change nothing.")
+        var dryRun = false
+
+        @Option(name: .customLong("report"), help: ArgumentHelp("Also write the JSON report to this file.", valueName: "file"))
+        var reportPath: String?
+
+        func validate() throws {
+            guard FirmwareUpgradeMode(rawValue: mode) != nil else {
+                throw ValidationError("--mode must be test-and-confirm, confirm-only, test-only or upload-only, not '\(mode)'")
+            }
+            let plain = files.filter { ImageFileArgument($0).imageIndex == nil }
+            guard imageIndices.isEmpty || imageIndices.count == plain.count else {
+                throw ValidationError("give one --image-index per file without @N (\(plain.count)), not \(imageIndices.count)")
+            }
+            guard (0...100).contains(retries) else { throw ValidationError("--retries must be 0 to 100") }
+            guard retryDelay >= 0, retryDelay <= 3600 else { throw ValidationError("--retry-delay must be 0 to 3600 seconds") }
+            guard canary >= 0 else { throw ValidationError("--canary must be 0 or more") }
+            if let maxFailures, maxFailures < 1 { throw ValidationError("--max-failures must be at least 1") }
+            guard resetTimeout > 0 else { throw ValidationError("--reset-timeout must be more than 0") }
+        }
+
+        func run() async throws {
+            let images = try ImageFileArgument.upgradeImages(files.map { ImageFileArgument($0) }, explicitIndices: imageIndices)
+            let devices = try fleet.devices()
+            let upgrade = FirmwareUpgradeConfiguration(
+                mode: FirmwareUpgradeMode(rawValue: mode)!, pipelineDepth: chunking.pipelineDepth, byteAlignment: chunking.alignment,
+                resetTimeout: .seconds(resetTimeout), rejectsDowngrade: noDowngrade, chunkTimeout: .seconds(fleet.timeout ?? 2))
+            let output = fleet.output
+            if dryRun {
+                let dryRun = try Self.make { () throws(FleetConfigurationError) in
+                    try FleetDryRun(devices: devices, images: images, upgrade: upgrade, concurrency: fleet.fleetConcurrency, connector: fleet.connector)
+                }
+                let report = await dryRun.run()
+                try write(report)
+                try output.emit(report) { report.text }
+                guard report.exitStatus == .success else {
+                    throw CommandFailure(report.exitStatus, "the upgrade would refuse or could not read \(report.entries.count - report.entries.filter { $0.problem == nil }.count) of \(report.entries.count) devices")
+                }
+                return
+            }
+            let configuration = FleetConfiguration(
+                upgrade: upgrade, concurrency: fleet.fleetConcurrency, retries: retries, retryBackOff: .seconds(retryDelay),
+                maximumFailures: maxFailures, canaryCount: canary)
+            let fleetUpgrade = try Self.make { () throws(FleetConfigurationError) in
+                try FleetUpgrade(devices: devices, images: images, configuration: configuration, connector: fleet.connector)
+            }
+            let display = FleetProgressDisplay(fd: output.progressDescriptor)
+            let events = fleetUpgrade.events()
+            let showing = Task { await display.consume(events) { fleetUpgrade.statuses } }
+            let report = await fleetUpgrade.run()
+            await showing.value
+            try write(report)
+            try output.emit(report) { report.summary }
+            guard report.exitStatus == .success else {
+                throw CommandFailure(report.exitStatus, Self.failureLine(report))
+            }
+        }
+
+        /// Makes a fleet object, turning a configuration error into the exit status a single upgrade would give.
+        static func make<T>(_ body: () throws(FleetConfigurationError) -> T) throws -> T {
+            do {
+                return try body()
+            } catch {
+                switch error {
+                case .invalid(let why): throw CommandFailure(.usage, why)
+                case .upgrade(let upgradeError): throw CommandFailure(upgradeError)
+                }
+            }
+        }
+
+        /// The one error line of a fleet that did not fully succeed.
+        static func failureLine(_ report: FleetReport) -> String {
+            var line = "\(report.failed.count) of \(report.devices.count) devices failed"
+            if !report.notStarted.isEmpty { line += ", \(report.notStarted.count) not started" }
+            if let reason = report.stopReason { line += " (\(reason))" }
+            if report.exitStatus == .transport { line += "; no device could be reached" }
+            return line
+        }
+
+        /// Writes `report` as JSON to `--report`, when given.
+        private func write(_ report: some Encodable) throws {
+            guard let reportPath else { return }
+            do {
+                try Data((try JSONOutput.encode(report) + "\n").utf8).write(to: URL(fileURLWithPath: reportPath), options: .atomic)
+            } catch {
+                throw CommandFailure(.input, "cannot write the report to \(reportPath): \(error.localizedDescription)")
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import McuMgrTools
+import SMP
+
+/// How a fleet reaches its devices: the connection factory (its registered transports), the
+/// options of every session (timing, packet size, clock, logging), and the profiles file that
+/// `profile` targets name.
+///
+/// The options' clock is the fleet's clock: retry back-offs, health-check deadlines and every
+/// session run on it, so a fleet of simulated devices runs on virtual time in tests.
+public struct FleetConnector: Sendable {
+    /// Turns specs into transports.
+    public var factory: ConnectionFactory
+    /// The options of every session.
+    public var options: ConnectionOptions
+    /// Where `profile` targets are looked up.
+    public var profiles: ProfileStore
+
+    /// Makes a connector; by default the standard transports, default session options and the
+    /// profiles file the environment names.
+    public init(
+        factory: ConnectionFactory = .standard, options: ConnectionOptions = ConnectionOptions(),
+        profiles: ProfileStore = ProfileStore()
+    ) {
+        self.factory = factory
+        self.options = options
+        self.profiles = profiles
+    }
+
+    /// The fleet's clock (the sessions' clock).
+    public var clock: SMPClock { options.clock }
+
+    /// The spec a target names: itself, or its profile's.
+    public func resolve(_ target: FleetTarget) throws(FleetFailure.Reason) -> ConnectionSpec {
+        switch target {
+        case .spec(let spec):
+            return spec
+        case .profile(let name):
+            do {
+                return try profiles.profile(named: name).spec()
+            } catch let error as ProfileStoreError {
+                throw .profile(error)
+            } catch let error as ConnectionStringError {
+                throw .connectionString(error)
+            } catch {
+                throw .unhealthy("\(error)")
+            }
+        }
+    }
+
+    /// Opens a session to `spec`.
+    public func connect(_ spec: ConnectionSpec) async throws(ConnectionError) -> DeviceConnection {
+        try await factory.connect(spec, options: options)
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import McuMgrTools
+
+/// Reads the devices file of a fleet upgrade: one device a line (documented in the DevicesFile
+/// article).
+///
+/// ```text
+/// # bench rack, shelf 1
+/// udp:127.0.0.2:1337                          left-1
+/// udp:[::1]:1338                              name=v6-bench
+/// type=udp connstring=[192.0.2.7]:1337        gateway
+/// serial:dev=/dev/ttyACM0,baud=115200         desk
+/// type=ble connstring="peer_name=Zephyr SMP"  "kitchen sensor"
+/// profile=bench
+/// ```
+public enum FleetDeviceList {
+    /// The most devices a list may name.
+    public static let maximumDevices = 100_000
+    /// The largest devices file read, in bytes.
+    public static let maximumFileSize = 16 << 20
+
+    /// The keys a line may set with `key=value`.
+    static let keys: Set<String> = ["type", "connstring", "name", "profile"]
+    /// The transport types a `TYPE:CONNSTRING` token may start with (Go `mcumgr`'s, with aliases).
+    static let types: Set<String> = ["udp", "oic_udp", "ble", "oic_ble", "bll", "serial", "oic_serial", "sim", "simulator"]
+
+    /// Reads the devices file at `path`.
+    public static func load(path: String) throws(FleetDeviceListError) -> [FleetDevice] {
+        let data: Data
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            if (attributes[.size] as? Int ?? 0) > maximumFileSize {
+                throw FleetDeviceListError.unreadable(path: path, reason: "larger than \(maximumFileSize >> 20) MiB")
+            }
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch let error as FleetDeviceListError {
+            throw error
+        } catch {
+            throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .unreadable(path: path, reason: "not UTF-8 text")
+        }
+        return try parse(text, source: path)
+    }
+
+    /// Reads a devices file's text; `source` names it in errors. The devices are numbered in order.
+    public static func parse(_ text: String, source: String = "devices file") throws(FleetDeviceListError) -> [FleetDevice] {
+        var devices: [FleetDevice] = []
+        var number = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            guard let device = try parseLine(String(line), number: number, source: source) else { continue }
+            guard devices.count < maximumDevices else { throw .tooManyDevices(source: source, limit: maximumDevices) }
+            devices.append(device)
+        }
+        guard !devices.isEmpty else { throw .noDevices(source: source) }
+        return FleetDevice.numbered(devices)
+    }
+
+    /// One line: nil for a blank or comment line.
+    static func parseLine(_ line: String, number: Int, source: String) throws(FleetDeviceListError) -> FleetDevice? {
+        func invalid(_ reason: String) -> FleetDeviceListError {
+            .invalidLine(source: source, line: number, text: line.trimmingCharacters(in: .whitespacesAndNewlines), reason: reason)
+        }
+        let tokens: [String]
+        do {
+            tokens = try tokenize(line)
+        } catch {
+            throw invalid(error.reason)
+        }
+        guard !tokens.isEmpty else { return nil }
+        var fields: [String: String] = [:]
+        var target: FleetTarget?
+        var name: String?
+        for token in tokens {
+            if let equals = token.firstIndex(of: "="), keys.contains(token[..<equals].lowercased()) {
+                let key = token[..<equals].lowercased()
+                guard fields[key] == nil else { throw invalid("'\(key)=' is given twice") }
+                fields[key] = String(token[token.index(after: equals)...])
+            } else if target == nil, fields.isEmpty, let spec = try typedSpec(token, invalid: invalid) {
+                target = .spec(spec)
+            } else if name == nil, target != nil || !fields.isEmpty {
+                name = token
+            } else {
+                throw invalid("'\(token)' is neither a connection (udp:HOST[:PORT], TYPE:CONNSTRING, type=… connstring=…, profile=NAME) nor a name")
+            }
+        }
+        if let given = fields["name"] {
+            guard name == nil else { throw invalid("two names: '\(name!)' and name=\(given)") }
+            name = given
+        }
+        if let profile = fields["profile"] {
+            guard target == nil, fields["type"] == nil, fields["connstring"] == nil else {
+                throw invalid("profile= names a saved connection; do not give another connection beside it")
+            }
+            guard !profile.isEmpty else { throw invalid("profile= needs a profile name") }
+            target = .profile(profile)
+        } else if fields["type"] != nil || fields["connstring"] != nil {
+            guard target == nil else { throw invalid("two connections on one line") }
+            do {
+                target = .spec(try ConnectionSpec(type: fields["type"] ?? "udp", connString: fields["connstring"]))
+            } catch {
+                throw invalid(error.description)
+            }
+        }
+        guard let target else { throw invalid("no connection: give udp:HOST[:PORT], TYPE:CONNSTRING, type=… connstring=…, or profile=NAME") }
+        if let name, name.isEmpty { throw invalid("the name is empty") }
+        return FleetDevice(target, name: name)
+    }
+
+    /// A `TYPE:CONNSTRING` token (or `sim`) as a spec; nil when the token does not start with a type.
+    static func typedSpec(_ token: String, invalid: (String) -> FleetDeviceListError) throws(FleetDeviceListError) -> ConnectionSpec? {
+        let type: String
+        let rest: String?
+        if let colon = token.firstIndex(of: ":") {
+            type = token[..<colon].lowercased()
+            rest = String(token[token.index(after: colon)...])
+        } else {
+            type = token.lowercased()
+            rest = nil
+        }
+        guard types.contains(type), rest != nil || type == "sim" || type == "simulator" else { return nil }
+        do {
+            return try ConnectionSpec(type: type, connString: rest)
+        } catch {
+            throw invalid(error.description)
+        }
+    }
+
+    /// Why a line could not be split into tokens.
+    struct TokenError: Error {
+        let reason: String
+    }
+
+    /// Splits a line at spaces and tabs; double quotes group a token with spaces (and are removed);
+    /// a `#` that starts a token outside quotes starts a comment that runs to the end of the line.
+    static func tokenize(_ line: String) throws(TokenError) -> [String] {
+        var tokens: [String] = []
+        var current = ""
+        var inToken = false
+        var quoted = false
+        for character in line {
+            if quoted {
+                if character == "\"" { quoted = false } else { current.append(character) }
+                continue
+            }
+            switch character {
+            case " ", "\t", "\r":
+                if inToken { tokens.append(current) }
+                current = ""
+                inToken = false
+            case "#" where !inToken:
+                return tokens
+            case "\"":
+                quoted = true
+                inToken = true
+            default:
+                current.append(character)
+                inToken = true
+            }
+        }
+        guard !quoted else { throw TokenError(reason: "a double quote is not closed") }
+        if inToken { tokens.append(current) }
+        return tokens
+    }
+}

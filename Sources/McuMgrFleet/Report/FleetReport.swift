@@ -1,0 +1,77 @@
+import McuMgr
+import McuMgrTools
+import SMP
+
+/// The end of a fleet upgrade: how each device ended, why the fleet stopped (if it did), and the
+/// exit status a tool should give.
+public struct FleetReport: Sendable {
+    /// One entry per device, in fleet order.
+    public let devices: [FleetDeviceResult]
+    /// Why no more devices were started, if the fleet stopped early.
+    public let stopReason: FleetStopReason?
+    /// Time from start to the end of the last device.
+    public let duration: Duration
+
+    /// Makes the report of devices with these final statuses.
+    init(statuses: [FleetDeviceStatus], stopReason: FleetStopReason?, duration: Duration) {
+        self.devices = statuses.map { FleetDeviceResult(status: $0) }
+        self.stopReason = stopReason
+        self.duration = duration
+    }
+
+    /// Devices that ended upgraded.
+    public var upgraded: [FleetDeviceResult] { devices.filter { if case .upgraded = $0.outcome { return true } else { return false } } }
+    /// Devices that were already up to date.
+    public var unchanged: [FleetDeviceResult] { devices.filter { if case .unchanged = $0.outcome { return true } else { return false } } }
+    /// Devices that failed.
+    public var failed: [FleetDeviceResult] { devices.filter { $0.outcome.failure != nil } }
+    /// Devices never started.
+    public var notStarted: [FleetDeviceResult] { devices.filter { if case .notStarted = $0.outcome { return true } else { return false } } }
+
+    /// Whether every device ended upgraded or unchanged.
+    public var succeeded: Bool { devices.allSatisfy(\.outcome.succeeded) }
+
+    /// Image bytes uploaded across the fleet.
+    public var bytesUploaded: Int { devices.reduce(0) { $0 + ($1.outcome.report?.bytesUploaded ?? 0) } }
+
+    /// The exit status: 0 when every device ended upgraded or unchanged; 130 when cancelled; 3 when
+    /// devices failed and none was ever reached (no device answered); else 1.
+    public var exitStatus: ExitStatus {
+        if succeeded { return .success }
+        if stopReason == .cancelled { return .interrupted }
+        let reachedAny = devices.contains { result in
+            switch result.outcome {
+            case .upgraded, .unchanged: return true
+            case .failed(let failure): return failure.reachedDevice
+            case .notStarted: return false
+            }
+        }
+        return reachedAny || failed.isEmpty ? .device : .transport
+    }
+}
+
+/// How one device of a fleet ended.
+public struct FleetDeviceResult: Sendable {
+    /// The device.
+    public let device: FleetDevice
+    /// How it ended.
+    public let outcome: FleetDeviceOutcome
+    /// Attempts made (0 when never started).
+    public let attempts: Int
+
+    init(status: FleetDeviceStatus) {
+        device = status.device
+        outcome = status.outcome ?? .notStarted(.cancelled)
+        attempts = status.attempts
+    }
+
+    /// `upgraded`, `unchanged`, `failed` or `not started`.
+    public var resultName: String {
+        switch outcome {
+        case .upgraded: return "upgraded"
+        case .unchanged: return "unchanged"
+        case .failed: return "failed"
+        case .notStarted: return "not started"
+        }
+    }
+}

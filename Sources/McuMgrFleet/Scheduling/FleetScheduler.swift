@@ -1,0 +1,64 @@
+import McuMgrTools
+
+/// A fleet device whose connection is known, with the lane it takes turns in.
+struct FleetSlotItem: Sendable {
+    let device: FleetDevice
+    let spec: ConnectionSpec
+    let lane: FleetLane?
+
+    init(device: FleetDevice, spec: ConnectionSpec) {
+        self.device = device
+        self.spec = spec
+        self.lane = FleetConcurrency.lane(of: spec)
+    }
+}
+
+/// Starts work on devices in list order within a ``FleetConcurrency``: a device whose lane is
+/// busy waits without holding up devices of other lanes behind it.
+enum FleetScheduler {
+    /// Runs `work` once for each item and returns when all have finished.
+    ///
+    /// Before each start `gate` is asked (it may wait, e.g. while the fleet is paused); once it
+    /// says no, that item and every one not yet started go to `skip` instead. Child tasks inherit
+    /// the caller's task executor (a virtual runtime's in tests).
+    static func run(
+        _ items: [FleetSlotItem], concurrency: FleetConcurrency,
+        gate: @escaping @Sendable () async -> Bool,
+        work: @escaping @Sendable (FleetSlotItem) async -> Void,
+        skip: @escaping @Sendable (FleetSlotItem) -> Void
+    ) async {
+        await withTaskGroup(of: FleetLane?.self) { group in
+            var pending = items
+            var running = 0
+            var perLane: [FleetLane: Int] = [:]
+            func startable(_ item: FleetSlotItem) -> Bool {
+                if let limit = concurrency.limit, running >= limit { return false }
+                guard let lane = item.lane else { return true }
+                return perLane[lane, default: 0] < concurrency.capacity(of: lane)
+            }
+            func finished(_ lane: FleetLane?) {
+                running -= 1
+                if let lane { perLane[lane, default: 1] -= 1 }
+            }
+            while !pending.isEmpty {
+                guard let position = pending.firstIndex(where: startable) else {
+                    if let lane = await group.next() { finished(lane) }
+                    continue
+                }
+                guard await gate() else {
+                    for item in pending { skip(item) }
+                    pending.removeAll()
+                    break
+                }
+                let item = pending.remove(at: position)
+                running += 1
+                if let lane = item.lane { perLane[lane, default: 0] += 1 }
+                group.addTask {
+                    await work(item)
+                    return item.lane
+                }
+            }
+            for await lane in group { finished(lane) }
+        }
+    }
+}

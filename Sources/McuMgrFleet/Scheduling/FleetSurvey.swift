@@ -1,0 +1,41 @@
+import McuMgrTools
+import Synchronization
+
+/// Reads every device of a fleet once, within a ``FleetConcurrency``: the shared part of a dry
+/// run and of `fleet list`. Each device gets its own session; nothing is retried.
+enum FleetSurvey {
+    /// Runs `read` on a session to each device and returns the results in fleet order; a device
+    /// that cannot be resolved or connected gets `unreachable`'s result instead.
+    static func each<Result: Sendable>(
+        _ devices: [FleetDevice], concurrency: FleetConcurrency, connector: FleetConnector,
+        read: @escaping @Sendable (FleetDevice, DeviceConnection) async -> Result,
+        unreachable: @escaping @Sendable (FleetDevice, FleetFailure) -> Result
+    ) async -> [Result] {
+        let results = Mutex<[Int: Result]>([:])
+        var items: [FleetSlotItem] = []
+        for device in devices {
+            do {
+                items.append(FleetSlotItem(device: device, spec: try connector.resolve(device.target)))
+            } catch {
+                let value = unreachable(device, FleetFailure(phase: .connect, reason: error, reachedDevice: false))
+                results.withLock { $0[device.index] = value }
+            }
+        }
+        await FleetScheduler.run(
+            items, concurrency: concurrency, gate: { true },
+            work: { item in
+                let value: Result
+                do throws(ConnectionError) {
+                    let connection = try await connector.connect(item.spec)
+                    value = await read(item.device, connection)
+                    await connection.close()
+                } catch {
+                    value = unreachable(item.device, FleetFailure(phase: .connect, reason: .connection(error), reachedDevice: false))
+                }
+                results.withLock { $0[item.device.index] = value }
+            },
+            skip: { _ in })
+        let collected = results.withLock { $0 }
+        return devices.compactMap { collected[$0.index] }
+    }
+}

@@ -1,0 +1,104 @@
+import McuMgr
+import McuMgrFleet
+import McuMgrTools
+import SMP
+import SMPSimulator
+import SMPTestSupport
+import SMPTestTraits
+import Testing
+
+/// Faulty devices in a fleet: which fail, why, and what a rerun with retries recovers.
+@Suite("Fleet upgrade: faulty devices and retries", .virtualTime)
+struct FleetFaultTests {
+    /// The faulty devices of 16, as `mcumgr-sim --devices 16 --faulty 4 --seed 5` chooses them.
+    static let plan = SimulatorFaultPlan(count: 16, faulty: 4, seed: 5)
+
+    static func index(of fault: SimulatorFault) -> Int {
+        plan.faults.first { $0.value == fault }!.key
+    }
+
+    @Test("the fault plan deals one of each fault to 4 devices of 16, the same for the same seed")
+    func planIsDeterministic() {
+        #expect(Set(Self.plan.faults.values) == [.drops, .resetsMidUpload, .busy, .refusesImage])
+        #expect(Self.plan.faults.count == 4)
+        #expect(SimulatorFaultPlan(count: 16, faulty: 4, seed: 5) == Self.plan)
+        #expect(SimulatorFaultPlan(count: 16, faulty: 4, seed: 6) != Self.plan)
+        let explicit = SimulatorFaultPlan(count: 16, faulty: 4, seed: 5, explicit: [0: .staysDownAfterReset])
+        #expect(explicit[0] == .staysDownAfterReset)
+    }
+
+    @Test("4 of 16 faulty: the report says which failed and why, the others are upgraded; a rerun with retries upgrades the recoverable ones and uploads nothing to the done ones")
+    func faultyQuarterThenRerun() async throws {
+        let fleet = try await SimulatedFleet.make(count: 16, faults: Self.plan.faults)
+        let image = try FleetFixtures.image()
+        let images = [FirmwareUpgradeImage(image: image)]
+        let reset = Self.index(of: .resetsMidUpload), drops = Self.index(of: .drops)
+        let busy = Self.index(of: .busy), refuses = Self.index(of: .refusesImage)
+
+        // First run, no retries.
+        let first = try await FleetUpgrade(
+            devices: fleet.fleetDevices, images: images, configuration: FleetFixtures.configuration(), connector: fleet.connector
+        ).run()
+        let failed = Set(first.failed.map(\.device.index))
+        #expect(failed == [reset, drops, busy, refuses], "\(first.summary)")
+        #expect(first.upgraded.count == 12)
+        #expect(first.exitStatus == .device)
+        for result in first.upgraded { #expect(await fleet.runsConfirmed(result.device.index, image)) }
+
+        let refusal = try #require(first.devices[refuses].outcome.failure)
+        #expect(refusal.phase == .upgrade(.upload))
+        #expect(refusal.deviceError == .status(.accessDenied, reason: nil))
+        #expect(!refusal.isRetriable)
+        let busyFailure = try #require(first.devices[busy].outcome.failure)
+        #expect(busyFailure.phase == .upgrade(.validate))
+        #expect(busyFailure.deviceError == .status(.busy, reason: nil))
+        #expect(busyFailure.isRetriable)
+        let resetFailure = try #require(first.devices[reset].outcome.failure)
+        #expect(resetFailure.phase == .upgrade(.upload))
+        guard case .upgrade(let resetError) = resetFailure.reason, case .upload(.stalled) = resetError.reason else {
+            Issue.record("the device that reset mid-upload: \(resetFailure)")
+            return
+        }
+        #expect(resetFailure.isRetriable)
+        let dropFailure = try #require(first.devices[drops].outcome.failure)
+        #expect(dropFailure.isRetriable, "\(dropFailure)")
+        #expect(dropFailure.reachedDevice)
+
+        // The summary names each failed device with its state and error.
+        let summary = first.summary
+        #expect(summary.contains("12 upgraded, 0 unchanged, 4 failed, 0 not started"))
+        #expect(summary.contains("dev-\(refuses) (udp:127.0.0.\(2 + refuses):1337), 1 attempt: failed in state upload:"))
+        #expect(summary.contains("dev-\(busy) (udp:127.0.0.\(2 + busy):1337), 1 attempt: failed in state validate:"))
+
+        // Rerun with retries: the recoverable ones are upgraded, the done ones get no upload request.
+        let before = await fleet.uploadRequestCounts()
+        let second = try await FleetUpgrade(
+            devices: fleet.fleetDevices, images: images, configuration: FleetFixtures.configuration(retries: 4), connector: fleet.connector
+        ).run()
+        let after = await fleet.uploadRequestCounts()
+        for index in 0..<16 {
+            let outcome = second.devices[index].outcome
+            switch index {
+            case refuses:
+                #expect(outcome.failure?.deviceError == .status(.accessDenied, reason: nil))
+                #expect(second.devices[index].attempts == 1, "a refusal is not retried")
+            case reset, drops, busy:
+                guard case .upgraded = outcome else {
+                    Issue.record("dev-\(index) (\(fleet.faults[index]!)): \(outcome)")
+                    continue
+                }
+                #expect(await fleet.runsConfirmed(index, image))
+            default:
+                guard case .unchanged = outcome else {
+                    Issue.record("dev-\(index): \(outcome)")
+                    continue
+                }
+                #expect(after[index] == before[index], "dev-\(index) was done: no upload request in the rerun")
+            }
+        }
+        #expect(second.upgraded.count == 3)
+        #expect(second.unchanged.count == 12)
+        #expect(second.failed.map(\.device.index) == [refuses])
+        #expect(second.exitStatus == .device)
+    }
+}
