@@ -56,6 +56,9 @@ extension MCUmgr {
         @Option(name: .customLong("reset-timeout"), help: "Seconds to wait for a device to answer again after its reset (default 60).")
         var resetTimeout: Double = 60
 
+        @Option(name: .customLong("step-timeout"), help: "Seconds each control step keeps resending to a silent or lossy device before it fails (default 120).")
+        var stepTimeout: Double = 120
+
         @Flag(name: .customLong("dry-run"), help: "Say what the upgrade would do on each device; change nothing.")
         var dryRun = false
 
@@ -74,7 +77,7 @@ extension MCUmgr {
             guard retryDelay >= 0, retryDelay <= 3600 else { throw ValidationError("--retry-delay must be 0 to 3600 seconds") }
             guard canary >= 0 else { throw ValidationError("--canary must be 0 or more") }
             if let maxFailures, maxFailures < 1 { throw ValidationError("--max-failures must be at least 1") }
-            guard resetTimeout > 0 else { throw ValidationError("--reset-timeout must be more than 0") }
+            guard resetTimeout > 0, stepTimeout > 0 else { throw ValidationError("--reset-timeout and --step-timeout must be more than 0") }
         }
 
         func run() async throws {
@@ -82,7 +85,8 @@ extension MCUmgr {
             let devices = try fleet.devices()
             let upgrade = FirmwareUpgradeConfiguration(
                 mode: FirmwareUpgradeMode(rawValue: mode)!, pipelineDepth: chunking.pipelineDepth, byteAlignment: chunking.alignment,
-                resetTimeout: .seconds(resetTimeout), rejectsDowngrade: noDowngrade, chunkTimeout: .seconds(fleet.timeout ?? 2))
+                resetTimeout: .seconds(resetTimeout), rejectsDowngrade: noDowngrade, chunkTimeout: .seconds(fleet.timeout ?? 2),
+                stepTimeout: .seconds(stepTimeout))
             let output = fleet.output
             if dryRun {
                 let dryRun = try Self.make { () throws(FleetConfigurationError) in

@@ -86,7 +86,8 @@ struct FleetDryRunTests {
         #expect(report.entries.map { $0.running.first?.version } == ["1.0.0", "2.0.0", "1.0.0", nil])
         #expect(report.entries[3].failure?.phase == .connect)
         #expect(report.exitStatus == .device)
-        #expect(report.text.contains("dev-1  udp:127.0.0.3:1337  2.0.0"))
+        let line = try #require(report.text.split(separator: "\n").first { $0.hasPrefix("dev-1 ") })
+        #expect(line.split(separator: " ").prefix(4) == ["dev-1", "udp:127.0.0.3:1337", "2.0.0", "confirmed"])
         #expect(report.text.contains("3 of 4 devices read"))
     }
 }

@@ -27,7 +27,7 @@ struct FleetFaultTests {
         #expect(explicit[0] == .staysDownAfterReset)
     }
 
-    @Test("4 of 16 faulty: the report says which failed and why, the others are upgraded; a rerun with retries upgrades the recoverable ones and uploads nothing to the done ones")
+    @Test("4 of 16 faulty: the report says which failed and why (reset mid-upload, busy, refused; the lossy one gets through), the others are upgraded; a rerun with retries upgrades the recoverable ones and uploads nothing to the done ones")
     func faultyQuarterThenRerun() async throws {
         let fleet = try await SimulatedFleet.make(count: 16, faults: Self.plan.faults)
         let image = try FleetFixtures.image()
@@ -39,9 +39,11 @@ struct FleetFaultTests {
         let first = try await FleetUpgrade(
             devices: fleet.fleetDevices, images: images, configuration: FleetFixtures.configuration(), connector: fleet.connector
         ).run()
+        // The lossy device gets through on the session's and the upload engine's resends; the
+        // three others fail, each in its own way.
         let failed = Set(first.failed.map(\.device.index))
-        #expect(failed == [reset, drops, busy, refuses], "\(first.summary)")
-        #expect(first.upgraded.count == 12)
+        #expect(failed == [reset, busy, refuses], "\(first.summary)")
+        #expect(first.upgraded.count == 13)
         #expect(first.exitStatus == .device)
         for result in first.upgraded { #expect(await fleet.runsConfirmed(result.device.index, image)) }
 
@@ -60,13 +62,13 @@ struct FleetFaultTests {
             return
         }
         #expect(resetFailure.isRetriable)
-        let dropFailure = try #require(first.devices[drops].outcome.failure)
-        #expect(dropFailure.isRetriable, "\(dropFailure)")
-        #expect(dropFailure.reachedDevice)
+        #expect(await fleet.runsConfirmed(drops, image))
+        let dropped = await fleet.devices[drops].requestLog.filter { $0.outcome == .dropped("fault: drop") }
+        #expect(!dropped.isEmpty, "the lossy device did drop requests")
 
         // The summary names each failed device with its state and error.
         let summary = first.summary
-        #expect(summary.contains("12 upgraded, 0 unchanged, 4 failed, 0 not started"))
+        #expect(summary.contains("13 upgraded, 0 unchanged, 3 failed, 0 not started"))
         #expect(summary.contains("dev-\(refuses) (udp:127.0.0.\(2 + refuses):1337), 1 attempt: failed in state upload:"))
         #expect(summary.contains("dev-\(busy) (udp:127.0.0.\(2 + busy):1337), 1 attempt: failed in state validate:"))
 
@@ -82,7 +84,7 @@ struct FleetFaultTests {
             case refuses:
                 #expect(outcome.failure?.deviceError == .status(.accessDenied, reason: nil))
                 #expect(second.devices[index].attempts == 1, "a refusal is not retried")
-            case reset, drops, busy:
+            case reset, busy:
                 guard case .upgraded = outcome else {
                     Issue.record("dev-\(index) (\(fleet.faults[index]!)): \(outcome)")
                     continue
@@ -96,8 +98,8 @@ struct FleetFaultTests {
                 #expect(after[index] == before[index], "dev-\(index) was done: no upload request in the rerun")
             }
         }
-        #expect(second.upgraded.count == 3)
-        #expect(second.unchanged.count == 12)
+        #expect(second.upgraded.count == 2)
+        #expect(second.unchanged.count == 13)
         #expect(second.failed.map(\.device.index) == [refuses])
         #expect(second.exitStatus == .device)
     }

@@ -115,8 +115,9 @@ struct FleetPolicyTests {
             .ble(BLEConnectionParameters(peer: .address("AA:00:00:00:00:03"), adapter: "hci0")),
             .ble(BLEConnectionParameters(peer: .address("AA:00:00:00:00:04"), adapter: "hci1")),
             .ble(BLEConnectionParameters(peer: .address("AA:00:00:00:00:05"), adapter: "hci1")),
-            .serial(SerialConnectionParameters(device: "/dev/ttyFLEET0")),
-            .serial(SerialConnectionParameters(device: "/dev/ttyFLEET0")),
+            // Two devices behind one port (a test jig switching between them): one lane.
+            .serial(SerialConnectionParameters(device: "/dev/ttyFLEET0", baudRate: 115_200)),
+            .serial(SerialConnectionParameters(device: "/dev/ttyFLEET0", baudRate: 1_000_000)),
             .udp(fleet.endpoints[7]),
         ]
         let devices = Dictionary(uniqueKeysWithValues: zip(specs, fleet.devices))
@@ -184,7 +185,7 @@ struct FleetPolicyTests {
         #expect(report.upgraded.count == 4)
     }
 
-    @Test("cancel stops every device; the report says cancelled and a later run resumes the uploads")
+    @Test("cancel stops every device; the report says cancelled, and a later run finishes them")
     func cancelAll() async throws {
         let fleet = try await SimulatedFleet.make(count: 3, link: LinkConfiguration(latency: .milliseconds(10)))
         let images = try Self.images()

@@ -27,6 +27,13 @@ public struct FleetDevice: Sendable, Hashable {
     /// The name, else the target as written (`udp:127.0.0.2:1337`, `profile:bench`).
     public var label: String { name ?? target.description }
 
+    /// The device as a devices file line: the target, then the name, each in double quotes when
+    /// it holds a space (reading the line back gives the same device).
+    public var devicesFileLine: String {
+        func quoted(_ text: String) -> String { text.contains(where: { $0 == " " || $0 == "\t" || $0 == "#" }) ? "\"\(text)\"" : text }
+        return quoted(target.description) + (name.map { " " + quoted($0) } ?? "")
+    }
+
     /// `devices` numbered 0, 1, 2… in order.
     public static func numbered(_ devices: [FleetDevice]) -> [FleetDevice] {
         devices.enumerated().map { index, device in

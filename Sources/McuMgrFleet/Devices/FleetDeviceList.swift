@@ -11,7 +11,7 @@ import McuMgrTools
 /// type=udp connstring=[192.0.2.7]:1337        gateway
 /// serial:dev=/dev/ttyACM0,baud=115200         desk
 /// type=ble connstring="peer_name=Zephyr SMP"  "kitchen sensor"
-/// profile=bench
+/// profile=bench                               # or profile:bench
 /// ```
 public enum FleetDeviceList {
     /// The most devices a list may name.
@@ -78,12 +78,13 @@ public enum FleetDeviceList {
                 let key = token[..<equals].lowercased()
                 guard fields[key] == nil else { throw invalid("'\(key)=' is given twice") }
                 fields[key] = String(token[token.index(after: equals)...])
-            } else if target == nil, fields.isEmpty, let spec = try typedSpec(token, invalid: invalid) {
-                target = .spec(spec)
-            } else if name == nil, target != nil || !fields.isEmpty {
+            } else if let typed = try typedTarget(token, invalid: invalid) {
+                guard target == nil else { throw invalid("two connections on one line") }
+                target = typed
+            } else if name == nil {
                 name = token
             } else {
-                throw invalid("'\(token)' is neither a connection (udp:HOST[:PORT], TYPE:CONNSTRING, type=… connstring=…, profile=NAME) nor a name")
+                throw invalid("'\(token)' is neither a connection (udp:HOST[:PORT], TYPE:CONNSTRING, type=… connstring=…, profile=NAME) nor a name (the line names the device '\(name!)')")
             }
         }
         if let given = fields["name"] {
@@ -92,7 +93,7 @@ public enum FleetDeviceList {
         }
         if let profile = fields["profile"] {
             guard target == nil, fields["type"] == nil, fields["connstring"] == nil else {
-                throw invalid("profile= names a saved connection; do not give another connection beside it")
+                throw invalid("two connections on one line: profile= names a saved connection")
             }
             guard !profile.isEmpty else { throw invalid("profile= needs a profile name") }
             target = .profile(profile)
@@ -109,8 +110,9 @@ public enum FleetDeviceList {
         return FleetDevice(target, name: name)
     }
 
-    /// A `TYPE:CONNSTRING` token (or `sim`) as a spec; nil when the token does not start with a type.
-    static func typedSpec(_ token: String, invalid: (String) -> FleetDeviceListError) throws(FleetDeviceListError) -> ConnectionSpec? {
+    /// A `TYPE:CONNSTRING` token (or `sim`, or `profile:NAME`) as a target; nil when the token does
+    /// not start with a type.
+    static func typedTarget(_ token: String, invalid: (String) -> FleetDeviceListError) throws(FleetDeviceListError) -> FleetTarget? {
         let type: String
         let rest: String?
         if let colon = token.firstIndex(of: ":") {
@@ -120,9 +122,13 @@ public enum FleetDeviceList {
             type = token.lowercased()
             rest = nil
         }
+        if type == "profile", let rest {
+            guard !rest.isEmpty else { throw invalid("profile: needs a profile name") }
+            return .profile(rest)
+        }
         guard types.contains(type), rest != nil || type == "sim" || type == "simulator" else { return nil }
         do {
-            return try ConnectionSpec(type: type, connString: rest)
+            return .spec(try ConnectionSpec(type: type, connString: rest))
         } catch {
             throw invalid(error.description)
         }

@@ -61,20 +61,22 @@ public struct FleetInventoryReport: Sendable {
         return unread == entries.count ? .transport : .device
     }
 
-    /// A table: device, connection, running version (per image when several), confirmed, hash prefix, or the error.
+    /// A table: name (`-` for none), connection, running version (per image when several), whether
+    /// confirmed, the hash's first 8 bytes (per image), or the error.
     public var text: String {
         let rows = entries.map { entry -> [String] in
             let connection = entry.device.target.description
-            guard entry.slots != nil else { return [entry.device.label, connection, "-", "-", entry.failure?.cause ?? "unreadable"] }
+            let name = entry.device.name ?? "-"
+            guard entry.slots != nil else { return [name, connection, "-", "-", entry.failure?.cause ?? "unreadable"] }
             let running = entry.running
             let version = running.count == 1 && running[0].image == 0
                 ? running[0].version : running.map { "\($0.image)=\($0.version)" }.joined(separator: " ")
             let confirmed = running.allSatisfy(\.confirmed) ? "confirmed" : "unconfirmed"
             let hash = running.map { String($0.hash.hexString.prefix(16)) }.joined(separator: " ")
-            return [entry.device.label, connection, version.isEmpty ? "-" : version, running.isEmpty ? "-" : confirmed, hash]
+            return [name, connection, version.isEmpty ? "-" : version, running.isEmpty ? "-" : confirmed, hash]
         }
         let read = entries.filter { $0.slots != nil }.count
-        return TextFormat.table(header: ["DEVICE", "CONNECTION", "VERSION", "STATE", "HASH"], rows: rows)
+        return TextFormat.table(header: ["NAME", "CONNECTION", "VERSION", "STATE", "HASH"], rows: rows)
             + "\n\(read) of \(entries.count) devices read"
     }
 }

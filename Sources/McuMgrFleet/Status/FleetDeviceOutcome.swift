@@ -134,7 +134,11 @@ public struct FleetFailure: Error, Sendable, CustomStringConvertible {
         case .connection(let error): return error.description
         case .profile(let error): return error.description
         case .connectionString(let error): return error.description
-        case .upgrade(let error): return error.description
+        case .upgrade(let error):
+            // The upgrade's message names its state; the phase says it here.
+            let text = error.description
+            let prefix = "firmware upgrade failed in state \(error.state.rawValue): "
+            return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
         case .session(let error): return error.description
         case .unhealthy(let why): return why
         }

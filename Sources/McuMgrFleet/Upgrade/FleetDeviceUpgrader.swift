@@ -37,7 +37,7 @@ struct FleetDeviceUpgrader: Sendable {
                 board.update(index) { $0.lastFailure = failure }
                 guard failure.isRetriable, attempt <= configuration.retries, !control.isCancelled else { return .failed(failure) }
                 let delay = configuration.backOff(beforeRetry: attempt)
-                logger.info("\(item.device.label): \(failure); retrying in \(delay)")
+                logger.debug("\(item.device.label): \(failure); retrying in \(delay)")
                 board.update(index) { $0.phase = .waitingToRetry }
                 emit(item, .retrying(after: delay, failure))
                 do {
