@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
-// Upload throughput benchmarks for swift-mcumgr, as their own package so that the main
-// package's build and tests never depend on them. Run: `swift run -c release upload-throughput`.
+// Benchmarks for swift-mcumgr, as their own package so that the main package's build and tests
+// never depend on them. Run: `swift run -c release upload-throughput`, `swift run -c release fleet-upgrade`.
 
 import PackageDescription
 
@@ -10,6 +10,7 @@ let package = Package(
     dependencies: [
         .package(name: "swift-mcumgr", path: ".."),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .executableTarget(
@@ -20,6 +21,21 @@ let package = Package(
                 .product(name: "SMP", package: "swift-mcumgr"),
                 .product(name: "SMPSimulator", package: "swift-mcumgr"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "fleet-upgrade",
+            dependencies: [
+                .product(name: "McuMgrFleet", package: "swift-mcumgr"),
+                .product(name: "McuMgrTools", package: "swift-mcumgr"),
+                .product(name: "McuMgr", package: "swift-mcumgr"),
+                .product(name: "McuBoot", package: "swift-mcumgr"),
+                .product(name: "SMP", package: "swift-mcumgr"),
+                .product(name: "SMPUDP", package: "swift-mcumgr"),
+                .product(name: "SMPSimulator", package: "swift-mcumgr"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

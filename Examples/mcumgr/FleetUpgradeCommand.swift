@@ -109,7 +109,9 @@ extension MCUmgr {
             let display = FleetProgressDisplay(fd: output.progressDescriptor)
             let events = fleetUpgrade.events()
             let showing = Task { await display.consume(events) { fleetUpgrade.statuses } }
+            let interrupts = Interrupts { fleetUpgrade.cancel() }
             let report = await fleetUpgrade.run()
+            interrupts.stop()
             await showing.value
             try write(report)
             try output.emit(report) { report.summary }
