@@ -35,8 +35,14 @@ enum DeviceServer {
             servers.append(server)
             lines.append("device \(index) \(host):\(server.port)")
         }
-        print(lines.joined(separator: "\n"))
-        fflush(stdout)
+        // One write, unbuffered: the parent reads the lines as soon as every device is bound.
+        let text = Array((lines.joined(separator: "\n") + "\n").utf8)
+        var offset = 0
+        while offset < text.count {
+            let written = text[offset...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+            if written <= 0 { break }
+            offset += written
+        }
         // Wait for the parent to close our standard input.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             Thread.detachNewThread {
@@ -100,7 +106,4 @@ final class DeviceProcess: @unchecked Sendable {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
     }
-
-    /// The CPU time of ended children (this one, once stopped).
-    func childCPU() -> CPUTime { CPUTime.children() }
 }

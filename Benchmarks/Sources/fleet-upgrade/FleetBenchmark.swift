@@ -48,17 +48,19 @@ struct FleetBenchmark: AsyncParsableCommand {
 
     func run() async throws {
         if serve { return try await DeviceServer.serve(count: devices, first: firstAddress, latency: latency, bufferCount: bufCount) }
+        _ = Report.loadAverage  // read before the runs
         var builder = McuBootImageBuilder(payload: (0..<(size * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }, version: McuBootVersion(major: 2))
         builder.headerSize = 0x200
         let image = try builder.buildImage()
         var rows: [Measurement] = []
         for limit in concurrency {
+            let childrenBefore = CPUTime.children()
             let server = try DeviceProcess.start(count: devices, first: firstAddress, latency: latency, bufferCount: bufCount)
             defer { server.stop() }
             let measurement = try await measure(image: image, endpoints: try await server.endpoints(), limit: limit == 0 ? nil : limit)
             server.stop()
             var row = measurement
-            row.deviceCPU = server.childCPU()
+            row.deviceCPU = CPUTime.children() - childrenBefore
             rows.append(row)
             print(row.line)
         }
@@ -135,7 +137,8 @@ struct Report {
             image each, test-and-confirm (upload, test, reset, confirm) through `FleetUpgrade` over UDP (SwiftNIO).
             Wall time is the whole fleet; aggregate bytes/s is image bytes of all devices over the wall time;
             client CPU is getrusage(RUSAGE_SELF) of the benchmark process (the devices' CPU is the child's, apart).
-            Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores (shared with other work while measured).
+            Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, shared with other work while measured (load average \
+            before the run: \(Self.loadAverage)).
 
             | concurrency | devices | wall time (s) | aggregate KiB/s | client CPU (s) | client CPU per device (ms) | device process CPU (s) |
             |---|---|---|---|---|---|---|
@@ -149,6 +152,12 @@ struct Report {
         }
         return text
     }
+
+    /// The 1, 5 and 15 minute load averages, from /proc/loadavg.
+    static let loadAverage: String = {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        return text.split(separator: " ").prefix(3).joined(separator: " ")
+    }()
 
     var csv: String {
         var text = "concurrency,devices,latency_ms,image_bytes,wall_seconds,aggregate_bytes_per_second,client_cpu_seconds,client_cpu_user_seconds,client_cpu_system_seconds,client_cpu_per_device_ms,device_process_cpu_seconds\n"
@@ -169,8 +178,8 @@ struct CPUTime {
 
     var total: Double { user + system }
 
-    static func process() -> CPUTime { read(RUSAGE_SELF) }
-    static func children() -> CPUTime { read(RUSAGE_CHILDREN) }
+    static func process() -> CPUTime { read(RUSAGE_SELF.rawValue) }
+    static func children() -> CPUTime { read(RUSAGE_CHILDREN.rawValue) }
 
     private static func read(_ who: __rusage_who_t) -> CPUTime {
         var usage = rusage()
