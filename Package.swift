@@ -73,7 +73,10 @@ let package = Package(
         // MCUboot image parsing and verification.
         .target(
             name: "McuBoot",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
 
@@ -128,7 +131,10 @@ let package = Package(
         .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR", "SMPTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "McuBootTests",
-            dependencies: ["McuBoot", "SMPTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "McuBoot", "SMPTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),
