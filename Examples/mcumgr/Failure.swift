@@ -112,6 +112,10 @@ struct Failure: Error, CustomStringConvertible {
             return Failure(inner.status, "firmware upgrade failed in state \(error.state.rawValue): \(inner.message)")
         case .downgradeRefused:
             return Failure(.device, "\(error); use a newer image, or leave out --no-downgrade")
+        case .signatureRejected:
+            return Failure(.input, "\(error)")
+        case .doesNotFit:
+            return Failure(.device, "\(error)")
         case .imageNotActive, .unexpectedState:
             return Failure(.device, "\(error); check the device with 'mcumgr image list'")
         case .deviceDidNotReturn:

@@ -1,3 +1,5 @@
+import McuBoot
+
 /// How a firmware upgrade runs; the names follow Nordic's Device Manager libraries.
 public struct FirmwareUpgradeConfiguration: Sendable, Hashable {
     /// What to do once the image is on the device.
@@ -20,13 +22,16 @@ public struct FirmwareUpgradeConfiguration: Sendable, Hashable {
     public var requestsBootloaderInfo: Bool
     /// How long to wait for each upload chunk's answer.
     public var chunkTimeout: Duration
+    /// Public keys an image's signature must verify with before anything is uploaded (any may
+    /// match); empty means no signature check.
+    public var signatureKeys: [McuBootPublicKey]
 
     /// Makes a configuration; defaults are test-and-confirm with sizes taken from the device.
     public init(
         mode: FirmwareUpgradeMode = .testAndConfirm, pipelineDepth: Int? = nil, byteAlignment: Int = 1,
         reassemblyBufferSize: Int? = nil, eraseAppSettings: Bool = false, estimatedSwapTime: Duration = .zero,
         resetTimeout: Duration = .seconds(60), rejectsDowngrade: Bool = false, requestsBootloaderInfo: Bool = true,
-        chunkTimeout: Duration = .seconds(2)
+        chunkTimeout: Duration = .seconds(2), signatureKeys: [McuBootPublicKey] = []
     ) {
         self.mode = mode
         self.pipelineDepth = pipelineDepth
@@ -38,5 +43,6 @@ public struct FirmwareUpgradeConfiguration: Sendable, Hashable {
         self.rejectsDowngrade = rejectsDowngrade
         self.requestsBootloaderInfo = requestsBootloaderInfo
         self.chunkTimeout = chunkTimeout
+        self.signatureKeys = signatureKeys
     }
 }

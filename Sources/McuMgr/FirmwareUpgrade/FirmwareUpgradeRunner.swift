@@ -68,9 +68,8 @@ struct FirmwareUpgradeRunner: Sendable {
         }
 
         try enter(.validate, &state)
-        var slots = try await imageManager.list()
-        try await checkImageIndexes(slots: slots, state: state)
-        try checkDowngrade(slots: slots, state: state)
+        // Signatures, image numbers, sizes, dependencies, downgrade, security counter (FirmwareUpgradeFitCheck.swift).
+        var slots = try await FirmwareUpgradeFitCheck(client: client, images: images, configuration: configuration).validate(state: state)
 
         var uploaded: [Int] = []
         var bytesUploaded = 0
@@ -141,37 +140,6 @@ struct FirmwareUpgradeRunner: Sendable {
         } catch SMPError.device(.status(.notSupported, _)) {
             logger.debug("the device does not support this command")
             return nil
-        }
-    }
-
-    // MARK: Validate
-
-    private func checkImageIndexes(slots: [ImageSlot], state: FirmwareUpgradeState) async throws {
-        let wanted = Set(images.map(\.index))
-        guard wanted != [0] else { return }
-        var known = Set(slots.map(\.image))
-        if let info = try await optional({ try await imageManager.slotInfo() }) {
-            known.formUnion(info.map(\.image))
-        }
-        if let missing = wanted.subtracting(known).sorted().first {
-            throw FirmwareUpgradeError(state: state, reason: .invalidConfiguration(
-                "the device has no image \(missing) (it has \(known.sorted().map(String.init).joined(separator: ", ")))"
-            ))
-        }
-    }
-
-    private func checkDowngrade(slots: [ImageSlot], state: FirmwareUpgradeState) throws {
-        guard configuration.rejectsDowngrade else { return }
-        for image in images {
-            guard let running = slots.first(where: { $0.image == image.index && $0.active }),
-                  running.hash != image.image.hash,
-                  let runningVersion = McuBootVersion(string: running.version)
-            else { continue }
-            if image.image.version <= runningVersion {
-                throw FirmwareUpgradeError(state: state, reason: .downgradeRefused(
-                    image: image.index, running: running.version, new: image.image.version.deviceString
-                ))
-            }
         }
     }
 
