@@ -25,6 +25,8 @@ extension MCUmgr {
 
         @OptionGroup var chunking: UploadOptions
 
+        @OptionGroup var signature: SignatureKeyOptions
+
         @Flag(name: .customLong("no-downgrade"), help: "Refuse an image that is not newer than the running one.")
         var noDowngrade = false
 
@@ -67,15 +69,17 @@ extension MCUmgr {
         func run() async throws {
             var images: [FirmwareUpgradeImage] = []
             var explicit = imageIndices.makeIterator()
+            let keys = try signature.keys()
             for (position, argument) in files.enumerated() {
                 let (path, index) = splitIndex(argument)
                 let image = try InputFile.mcubootImage(path)
+                try SignatureKeyOptions.verify(image, path: path, keys: keys)
                 images.append(FirmwareUpgradeImage(index: index ?? explicit.next() ?? position, image: image))
             }
             let configuration = FirmwareUpgradeConfiguration(
                 mode: FirmwareUpgradeMode(rawValue: mode)!, pipelineDepth: chunking.pipelineDepth, byteAlignment: chunking.alignment,
                 eraseAppSettings: eraseSettings, estimatedSwapTime: .seconds(swapTime), resetTimeout: .seconds(resetTimeout),
-                rejectsDowngrade: noDowngrade, chunkTimeout: global.chunkTimeout)
+                rejectsDowngrade: noDowngrade, chunkTimeout: global.chunkTimeout, signatureKeys: keys)
             let output = global.output
             let report = try await global.withClient { client in
                 let upgrade = try FirmwareUpgradeManager(client: client).start(images: images, configuration: configuration)

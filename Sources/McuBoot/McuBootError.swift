@@ -113,7 +113,8 @@ public enum McuBootError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "signature verification."
         case .signatureKindMismatch(let keys, let image):
             let kinds = image.map(\.description).joined(separator: ", ")
-            let given = keys.isEmpty ? "no key was given" : "the key given is " + keys.map(\.description).joined(separator: ", ")
+            let names = keys.map(\.description).joined(separator: ", ")
+            let given = keys.isEmpty ? "no key was given" : keys.count == 1 ? "the key given is \(names)" : "the keys given are \(names)"
             return "The image is signed with \(kinds), but \(given). Use the public key of the key pair the "
                 + "image was signed with."
         case .keyMismatch(let imageKeyHash, let keyHashes):
