@@ -11,7 +11,9 @@ extension MCUmgr {
                 Each FILE is an MCUboot image; give its image number as FILE@N or with one --image-index per file \
                 (default: the file's position, 0 for the first). Images already on the device are not sent again. \
                 Modes: test-and-confirm (default: the image runs on test and is confirmed once it booted), \
-                confirm-only (no revert), test-only (the application must confirm itself), upload-only.
+                confirm-only (no revert), test-only (the application must confirm itself), upload-only. \
+                Before the first chunk, each image is checked: its signature with --key, and that it fits the device \
+                (slot size, image number and dependencies, version with --no-downgrade, security counter).
                 """)
 
         @Argument(help: ArgumentHelp("MCUboot image files, optionally as FILE@IMAGE.", valueName: "file"))
