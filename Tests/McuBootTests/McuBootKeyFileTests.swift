@@ -101,17 +101,9 @@ struct McuBootKeyFileTests {
 /// The system's `openssl` command, an independent writer of key files.
 enum OpenSSL {
     static func runBinary(_ arguments: [String]) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "openssl \(arguments) failed")
-        return Array(data)
+        let (status, output) = try ChildProcess.run("openssl", arguments)
+        try #require(status == 0, "openssl \(arguments) failed")
+        return Array(output)
     }
 
     static func run(_ arguments: [String]) throws -> String {
