@@ -52,7 +52,7 @@ extension McuBootPublicKey {
             return try McuBootPublicKey(algorithm: .ed25519, rawRepresentation: raw)
         }
         if let key = try? P256.Signing.PublicKey(derRepresentation: der) { return McuBootPublicKey(key) }
-        if let key = try? _RSA.Signing.PublicKey(unsafeDERRepresentation: der) { return try McuBootPublicKey(key) }
+        if RSAPublicKeyDER.components(der) != nil { return try McuBootPublicKey(try McuBootPublicKey.rsaKey(der)) }
         if (try? P384.Signing.PublicKey(derRepresentation: der)) != nil || (try? P521.Signing.PublicKey(derRepresentation: der)) != nil {
             throw .invalidKey("ECDSA P-384 and P-521 keys are not supported (ECDSA P-256, Ed25519, RSA-2048 and RSA-3072 are)")
         }

@@ -69,8 +69,11 @@ public struct McuBootPublicKey: Sendable, Hashable {
     }
 
     /// The swift-crypto RSA key of a PKCS#1 or SubjectPublicKeyInfo DER (any size; callers check it).
+    /// The DER is checked with SwiftASN1 first (see `RSAPublicKeyDER`).
     static func rsaKey(_ der: [UInt8]) throws(McuBootError) -> _RSA.Signing.PublicKey {
-        guard let key = try? _RSA.Signing.PublicKey(unsafeDERRepresentation: der) else {
+        guard let (modulus, exponent) = RSAPublicKeyDER.components(der),
+              let key = try? _RSA.Signing.PublicKey(n: modulus, e: exponent)
+        else {
             throw .invalidKey("the bytes are not an RSA public key (PKCS#1 or SubjectPublicKeyInfo DER)")
         }
         return key

@@ -67,6 +67,31 @@ struct McuBootKeyFileTests {
         #expect(try McuBootPublicKey(keyFile: sec1DER) == p256)
     }
 
+    @Test("non-RSA and malformed DER never reach swift-crypto's RSA parser (which frees twice on failure): no crash")
+    func noDoubleFree() throws {
+        let rsa = try Self.der(ofPEM: Fixtures.text("keys/rsa-2048.pub.pem"))
+        var inputs: [[UInt8]] = [
+            Array(P384.Signing.PrivateKey().publicKey.derRepresentation), Array(P256.Signing.PrivateKey().derRepresentation),
+            try Self.der(ofPEM: Fixtures.text("keys/ed25519.pem")), [0x30, 0x00], [0x30, 0x03, 0x02, 0x01, 0x01],
+        ]
+        var generator = SeededGenerator(seed: 16)
+        for _ in 0..<200 {
+            var mutated = rsa
+            mutated[Int.random(in: 0..<mutated.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator)
+            inputs.append(mutated)
+            inputs.append(Array(rsa.prefix(Int.random(in: 1..<rsa.count, using: &generator))))
+        }
+        var accepted = 0
+        for input in inputs {
+            if let key = try? McuBootPublicKey(keyFile: input) {
+                accepted += 1
+                // Whatever was accepted is a whole key of a supported algorithm.
+                #expect(!key.rawRepresentation.isEmpty)
+            }
+        }
+        #expect(accepted < inputs.count)
+    }
+
     @Test("bad key files are refused with invalidKey")
     func badKeys() throws {
         func isInvalidKey(_ body: () throws -> Void) -> Bool {
