@@ -64,7 +64,7 @@ public struct FirmwareUpgradeFitCheck: Sendable {
         }
     }
 
-    /// Reads the image state (with any security counters) and the slot info (nil when not supported).
+    /// Reads the image state (with any security counters) and the slot info (nil when the device refuses it).
     public func readDevice() async throws -> Device {
         let state = try await client.request(
             .read, group: .image, command: 0, body: SMPEmptyMessage(), as: StateWithCounters.self)
@@ -72,10 +72,11 @@ public struct FirmwareUpgradeFitCheck: Sendable {
         for entry in state.images where entry.slot.active {
             if let counter = entry.securityCounter { counters[entry.slot.image] = counter }
         }
+        // Slot info is optional (newer Zephyr only): any refusal by the device means "unknown".
         var slotInfo: [ImageSlotInfo]?
         do {
             slotInfo = try await ImageManager(client: client).slotInfo()
-        } catch SMPError.device(.status(.notSupported, _)) {
+        } catch SMPError.device {
             slotInfo = nil
         }
         return Device(slots: state.images.map(\.slot), slotInfo: slotInfo, securityCounters: counters)
