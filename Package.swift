@@ -27,6 +27,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // DER of RSA keys, checked before BoringSSL parses them (see Sources/McuBoot/RSAPublicKeyDER.swift).
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
@@ -80,7 +82,12 @@ let package = Package(
         // MCUboot image parsing and verification.
         .target(
             name: "McuBoot",
-            dependencies: ["Hex", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "Hex",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
             swiftSettings: strict
         ),
 
@@ -146,7 +153,10 @@ let package = Package(
         .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR", "SMPTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "McuBootTests",
-            dependencies: ["McuBoot", "SMPTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "McuBoot", "SMPTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),

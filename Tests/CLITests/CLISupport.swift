@@ -156,31 +156,49 @@ final class SimulatorProcess: @unchecked Sendable {
 
     private let lifeline: Pipe
 
-    private init(process: Process, host: String, port: Int, lifeline: Pipe) {
+    /// Where the simulator logs each request it handles (started with `logsRequests`), else nil.
+    let requestLogURL: URL?
+
+    private init(process: Process, host: String, port: Int, lifeline: Pipe, requestLogURL: URL? = nil) {
         self.process = process
         self.host = host
         self.port = port
         self.lifeline = lifeline
+        self.requestLogURL = requestLogURL
+    }
+
+    /// The simulator's request lines so far (`+12ms seq=3 v2 write group=1 cmd=1 len=… -> ok`); needs `logsRequests`.
+    var requestLog: [String] {
+        guard let requestLogURL, let data = try? Data(contentsOf: requestLogURL) else { return [] }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init).filter { $0.contains(" group=") }
     }
 
     /// Starts the simulator with extra `arguments` and waits for its "listening on" line.
     ///
     /// Its standard input is a pipe this process holds: if the test process dies, the simulator
     /// sees end of input and stops (`--exit-on-eof`), so no simulator outlives a crashed run.
-    static func start(_ arguments: [String] = [], endpoint: String = "127.0.0.1:0") async throws -> SimulatorProcess {
+    /// With `logsRequests`, the simulator logs every request to a file (see ``requestLog``).
+    static func start(_ arguments: [String] = [], endpoint: String = "127.0.0.1:0", logsRequests: Bool = false) async throws -> SimulatorProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try CLI.require("mcumgr-sim"))
-        process.arguments = ["--udp", endpoint, "--quiet", "--exit-on-eof"] + arguments
+        process.arguments = ["--udp", endpoint, "--exit-on-eof"] + (logsRequests ? [] : ["--quiet"]) + arguments
         let directory = CLI.temporaryDirectory()
         let outURL = directory.appendingPathComponent("stdout")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL)
         let lifeline = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        let logURL = directory.appendingPathComponent("stderr")
+        var log: FileHandle?
+        if logsRequests {
+            _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+            log = try FileHandle(forWritingTo: logURL)
+        }
+        process.standardError = log ?? FileHandle.nullDevice
         process.standardInput = lifeline
         try process.run()
         try? out.close()
+        try? log?.close()
         let deadline = ContinuousClock.now + .seconds(20)
         var line = ""
         while ContinuousClock.now < deadline, process.isRunning {
@@ -194,7 +212,7 @@ final class SimulatorProcess: @unchecked Sendable {
             throw CLIError.simulatorDidNotStart(line)
         }
         let host = endpoint.hasPrefix("[") ? String(endpoint.dropFirst().prefix { $0 != "]" }) : String(endpoint.prefix { $0 != ":" })
-        return SimulatorProcess(process: process, host: host, port: port, lifeline: lifeline)
+        return SimulatorProcess(process: process, host: host, port: port, lifeline: lifeline, requestLogURL: logsRequests ? logURL : nil)
     }
 
     /// Stops the simulator (it exits on SIGTERM, and on the closed lifeline).
@@ -212,8 +230,11 @@ final class SimulatorProcess: @unchecked Sendable {
 }
 
 /// Runs `body` with a fresh simulator, and stops it after.
-func withSimulator<T>(_ arguments: [String] = [], endpoint: String = "127.0.0.1:0", _ body: (SimulatorProcess) async throws -> T) async throws -> T {
-    let simulator = try await SimulatorProcess.start(arguments, endpoint: endpoint)
+func withSimulator<T>(
+    _ arguments: [String] = [], endpoint: String = "127.0.0.1:0", logsRequests: Bool = false,
+    _ body: (SimulatorProcess) async throws -> T
+) async throws -> T {
+    let simulator = try await SimulatorProcess.start(arguments, endpoint: endpoint, logsRequests: logsRequests)
     defer { simulator.stop() }
     return try await body(simulator)
 }
