@@ -180,12 +180,12 @@ let package = Package(
         ),
         .testTarget(
             name: "InteropTests",
-            dependencies: ["SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot"],
+            dependencies: ["SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "SMPTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["SMPSimulator", "McuBoot"],
+            dependencies: ["SMPSimulator", "McuBoot", "SMPTestSupport"],
             swiftSettings: strict
         ),
     ]
