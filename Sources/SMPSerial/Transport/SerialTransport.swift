@@ -1,0 +1,209 @@
+import SMP
+import Synchronization
+
+/// SMP over a serial line (a UART behind a tty such as `/dev/ttyACM0`, or a pty): Zephyr's console
+/// framing or raw packets, at any standard baud rate, 8N1, with optional RTS/CTS.
+///
+/// `send` encodes one packet into its frames and writes them all before the next packet's
+/// (sends are serialised). A background task reads the line, decodes packets (skipping console
+/// text and damaged frames) and delivers them as ``SMP/SMPTransportEvent/received(_:)``. When the
+/// device goes away (read or write fails with EIO/ENXIO, or a hangup) the transport reports
+/// ``SMP/SMPTransportEvent/disconnected(reason:)``; `connect()` opens the path again once it is back.
+public final class SerialTransport: SMPTransport {
+    /// What the line carried besides packets: console text and frames that were dropped.
+    public enum ConsoleEvent: Sendable, Hashable {
+        /// A line of console or log text from the device (without its line ending).
+        case text(String)
+        /// Bytes dropped by the decoder, and why.
+        case dropped(SerialDecodingError)
+    }
+
+    /// The settings the transport opens the line with.
+    public let options: SerialConnectionOptions
+    /// Received packets and link changes.
+    public let events: AsyncStream<SMPTransportEvent>
+    /// Console text and dropped frames; keeps the newest 256 when nobody reads.
+    public let console: AsyncStream<ConsoleEvent>
+
+    private let eventSink: AsyncStream<SMPTransportEvent>.Continuation
+    private let consoleSink: AsyncStream<ConsoleEvent>.Continuation
+    private let encoder: SerialPacketEncoder
+    private let clock: SMPClock
+    private let state: Mutex<State>
+
+    private struct State {
+        var descriptor: SerialDescriptor?
+        var reader: Task<Void, Never>?
+        var connecting: Task<Void, any Error>?
+        var packetSize: Int
+        var closed = false
+    }
+
+    /// Makes a transport with `options` (checked here); the line opens on `connect()`.
+    /// The reading task runs on `clock`'s executor.
+    public init(options: SerialConnectionOptions, clock: SMPClock = .continuous) throws(SerialOptionsError) {
+        try options.validate()
+        do {
+            encoder = try SerialPacketEncoder(framing: options.framing, lineLength: options.lineLength)
+        } catch {
+            throw .invalidValue(key: "linelength", value: "\(options.lineLength)", expected: "7 to \(ConsoleFrameEncoder.maximumLineLength)")
+        }
+        self.options = options
+        self.clock = clock
+        self.state = Mutex(State(packetSize: options.packetSize))
+        (events, eventSink) = AsyncStream.makeStream(of: SMPTransportEvent.self)
+        (console, consoleSink) = AsyncStream.makeStream(of: ConsoleEvent.self, bufferingPolicy: .bufferingNewest(256))
+    }
+
+    /// Makes a transport from a Go mcumgr connection string, `dev=/dev/ttyACM0,baud=115200,mtu=512`.
+    public convenience init(connectionString: String, clock: SMPClock = .continuous) throws(SerialOptionsError) {
+        try self.init(options: SerialConnectionOptions(connectionString: connectionString), clock: clock)
+    }
+
+    /// The largest SMP packet sent: the configured packet size.
+    public var maximumPacketSize: Int { state.withLock { $0.packetSize } }
+
+    /// One console frame's payload (93 bytes in 127-byte lines); in raw framing the packet size.
+    public var linkUnit: Int { encoder.linkUnit(packetSize: maximumPacketSize) }
+
+    /// Changes the largest packet sent (for instance to what the device's `buf_size` allows,
+    /// ``SerialConnectionOptions/packetSize(forDeviceBufferSize:framing:)``), within what the framing carries.
+    public func setMaximumPacketSize(_ size: Int) {
+        let bounded = min(max(size, SMPHeader.size + 1), SerialConnectionOptions.largestPacket(for: options.framing))
+        state.withLock { $0.packetSize = bounded }
+    }
+
+    /// Opens and configures the line, unless it is open; reports ``SMP/SMPTransportEvent/connected``.
+    ///
+    /// Throws `.unreachable` with a message naming the fix when the device is missing, not
+    /// accessible (naming the group that owns it), busy, or not a tty.
+    public func connect() async throws(SMPTransportError) {
+        let task = try state.withLock { s throws(SMPTransportError) -> Task<Void, any Error>? in
+            if s.closed { throw .closed }
+            if s.descriptor != nil { return nil }
+            if let pending = s.connecting { return pending }
+            let task = clock.throwingTask { try self.open() }
+            s.connecting = task
+            return task
+        }
+        guard let task else { return }
+        defer { state.withLock { if $0.connecting == task { $0.connecting = nil } } }
+        do {
+            try await task.value
+        } catch let error as SMPTransportError {
+            throw error
+        } catch {
+            throw .io("\(error)")
+        }
+    }
+
+    /// Encodes one packet and writes all of its frames before any other packet's.
+    public func send(_ packet: [UInt8]) async throws(SMPTransportError) {
+        let (descriptor, closed, limit) = state.withLock { ($0.descriptor, $0.closed, $0.packetSize) }
+        guard packet.count <= limit else { throw .packetTooLarge(size: packet.count, limit: limit) }
+        if closed { throw .closed }
+        guard let descriptor else { throw .notConnected }
+        let bytes: [UInt8]
+        do {
+            bytes = try encoder.encode(packet)
+        } catch {
+            throw .packetTooLarge(size: packet.count, limit: ConsoleFrameEncoder.largestPacket)
+        }
+        do {
+            try await descriptor.write(bytes)
+        } catch .closed {
+            if state.withLock({ $0.closed }) { throw .closed }
+            throw .disconnected(reason: SerialPortError.hangup(path: options.path).description)
+        } catch .hangup {
+            let reason = SerialPortError.hangup(path: options.path).description
+            await linkLost(descriptor, reason: reason)
+            throw .disconnected(reason: reason)
+        } catch {
+            let reason = error.description
+            await linkLost(descriptor, reason: reason)
+            throw .disconnected(reason: reason)
+        }
+    }
+
+    /// Closes the line for good and finishes `events` and `console`.
+    public func close() async {
+        let (descriptor, reader) = state.withLock { s -> (SerialDescriptor?, Task<Void, Never>?) in
+            s.closed = true
+            defer {
+                s.descriptor = nil
+                s.reader = nil
+            }
+            return (s.descriptor, s.reader)
+        }
+        reader?.cancel()
+        await descriptor?.close()
+        await reader?.value
+        eventSink.finish()
+        consoleSink.finish()
+    }
+
+    /// Opens the device and starts reading it (run once per connect).
+    private func open() throws(SMPTransportError) {
+        let descriptor: SerialDescriptor
+        do {
+            descriptor = try SerialPort.open(
+                options.path, baudRate: options.baudRate, flowControl: options.flowControl, exclusive: options.exclusive)
+        } catch {
+            switch error {
+            case .deviceMissing, .permissionDenied, .busy, .notATerminal, .unsupportedBaudRate:
+                throw .unreachable(error.description)
+            default:
+                throw .io(error.description)
+            }
+        }
+        let keep = state.withLock { s -> Bool in
+            guard !s.closed, s.descriptor == nil else { return false }
+            s.descriptor = descriptor
+            s.reader = clock.task { await self.readLoop(descriptor) }
+            return true
+        }
+        guard keep else {
+            clock.task { await descriptor.close() }
+            if state.withLock({ $0.closed }) { throw .closed }
+            return
+        }
+        eventSink.yield(.connected)
+    }
+
+    /// Reads and decodes until the descriptor is closed or the device goes away.
+    private func readLoop(_ descriptor: SerialDescriptor) async {
+        var decoder = SerialPacketDecoder(
+            framing: options.framing, maximumPacketSize: SerialConnectionOptions.largestPacket(for: options.framing),
+            operations: [.readResponse, .writeResponse])
+        while true {
+            let bytes: [UInt8]
+            do {
+                bytes = try await descriptor.read(maximumCount: 4096)
+            } catch .closed {
+                return
+            } catch {
+                await linkLost(descriptor, reason: error.description)
+                return
+            }
+            decoder.append(bytes) { output in
+                switch output {
+                case .packet(let packet): eventSink.yield(.received(packet))
+                case .text(let text): consoleSink.yield(.text(String(decoding: text, as: UTF8.self)))
+                case .dropped(let error): consoleSink.yield(.dropped(error))
+                }
+            }
+        }
+    }
+
+    /// The device went away: forget the descriptor (once), close it and report the disconnect.
+    private func linkLost(_ descriptor: SerialDescriptor, reason: String) async {
+        let current = state.withLock { s -> Bool in
+            guard s.descriptor === descriptor else { return false }
+            s.descriptor = nil
+            s.reader = nil
+            return true
+        }
+        await descriptor.close()
+        if current { eventSink.yield(.disconnected(reason: reason)) }
+    }
+}
