@@ -171,10 +171,13 @@ public final class SimulatorSerialServer: Sendable {
                 offset = end
             }
         }
+        var sent = 0
         do {
             for await response in responses {
                 guard let units = try? encoder.units(for: response) else { continue }
-                if noise?.chance(30) == true, let line = noise?.line(at: options.clock.now) { try await put(line) }
+                // A log line before the first response, then before about half of them.
+                if sent == 0 || noise?.chance(50) == true, let line = noise?.line(at: options.clock.now) { try await put(line) }
+                sent += 1
                 for (index, unit) in units.enumerated() {
                     if index > 0, noise?.chance(10) == true, let line = noise?.line(at: options.clock.now) { try await put(line) }
                     try await put(unit)
