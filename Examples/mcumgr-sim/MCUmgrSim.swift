@@ -18,7 +18,7 @@ struct MCUmgrSim: AsyncParsableCommand {
             SIGTERM (exit status 0).
             """)
 
-    /// Runs the command with a bare `--serial` turned into `--serial=` (a new pty).
+    /// Runs the command with a bare `--serial` turned into `--serial-pty` (a new pty).
     static func main() async {
         await main(SerialArgument.rewrite(Array(CommandLine.arguments.dropFirst())))
     }
@@ -36,7 +36,13 @@ struct MCUmgrSim: AsyncParsableCommand {
         help: ArgumentHelp(
             "Serve over a serial line: alone, a new pseudo-terminal whose path is printed as 'serial: PATH'; with PATH, that tty.",
             valueName: "path"))
-    var serial: String?
+    var serialPath: String?
+
+    @Flag(name: .customLong(SerialArgument.newPseudoTerminalFlag), help: .hidden)
+    var serialPseudoTerminal = false
+
+    /// Serving a serial line: nil for none, "" for a new pty, else the tty's path.
+    var serial: String? { serialPath ?? (serialPseudoTerminal ? "" : nil) }
 
     @Option(name: .customLong("baud"), help: "Model a UART of this baud rate on --serial (baud/10 bytes/s each way; default: no limit).")
     var baud: Int?

@@ -1,7 +1,11 @@
 /// `--serial` takes an optional path: alone it asks for a new pty. ArgumentParser options always
-/// take a value, so a bare `--serial` (last, or followed by another option) becomes `--serial=`.
+/// take a value, so a bare `--serial` (last, or followed by another option) becomes the hidden
+/// flag `--serial-pty`.
 enum SerialArgument {
-    /// The arguments with each bare `--serial` given an empty value.
+    /// The hidden flag a bare `--serial` becomes.
+    static let newPseudoTerminalFlag = "serial-pty"
+
+    /// The arguments with each bare `--serial` replaced by `--serial-pty`.
     static func rewrite(_ arguments: [String]) -> [String] {
         var result: [String] = []
         for (index, argument) in arguments.enumerated() {
@@ -11,7 +15,7 @@ enum SerialArgument {
             }
             let next = index + 1 < arguments.count ? arguments[index + 1] : nil
             if argument == "--serial", next == nil || next!.hasPrefix("-") {
-                result.append("--serial=")
+                result.append("--" + newPseudoTerminalFlag)
             } else {
                 result.append(argument)
             }

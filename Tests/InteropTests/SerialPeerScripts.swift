@@ -25,7 +25,7 @@ enum SerialPeerScripts {
         path, image = sys.argv[1], sys.argv[2]
         s = mcumgr_client.SerialSession(path, baudrate=115200, initial_timeout_s=10, subsequent_timeout_ms=2000, nb_retry=4)
         def simple(images):
-            return [{k: (v.hex() if isinstance(v, (bytes, bytearray)) else v) for k, v in i.items()} for i in images]
+            return [{k: (bytes(v).hex() if k == "hash" else v) for k, v in i.items()} for i in images]
         out = {"before": simple(s.list())}
         progress = []
         s.upload(image, 0, lambda off, total: progress.append([off, total]))
