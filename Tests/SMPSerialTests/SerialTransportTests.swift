@@ -18,33 +18,33 @@ struct SerialTransportTests {
     func smoke(framing: SerialFraming, noise: Bool) async throws {
         let device = try await SerialFixture.device()
         try await SerialFixture.serving(device, options: .init(framing: framing, consoleNoise: noise, noiseSeed: 4)) { server in
-        let (transport, client) = try await SerialFixture.client(path: server.path, framing: framing)
-        let os = DefaultManager(client: client)
-        #expect(try await os.echo("over \(framing)") == "over \(framing)")
-        // 600 characters: a request of several frames and a response of several frames.
-        let long = String(repeating: "serial ", count: 86)
-        transport.setMaximumPacketSize(1024)
-        #expect(try await os.echo(long) == long)
-        #expect(try await os.parameters() == McuMgrParameters(bufferSize: 2048, bufferCount: 4))
-        let slots = try await ImageManager(client: client).list()
-        #expect(slots.count == 2)
-        #expect(slots.allSatisfy { $0.slot == 0 && $0.version == "1.0.0" && $0.active && $0.confirmed })
-        #expect(await device.requestLog.allSatisfy { $0.transport == server.transport.rawValue })
-        await client.close()
-        // What the line carried besides packets: the noise, passed on as text, and no damaged frame.
-        var texts: [String] = []
-        for await event in transport.console {
-            switch event {
-            case .text(let line): texts.append(line)
-            case .dropped(let error): Issue.record("dropped: \(error)")
+            let (transport, client) = try await SerialFixture.client(path: server.path, framing: framing)
+            let os = DefaultManager(client: client)
+            #expect(try await os.echo("over \(framing)") == "over \(framing)")
+            // 600 characters: a request of several frames and a response of several frames.
+            let long = String(repeating: "serial ", count: 86)
+            transport.setMaximumPacketSize(1024)
+            #expect(try await os.echo(long) == long)
+            #expect(try await os.parameters() == McuMgrParameters(bufferSize: 2048, bufferCount: 4))
+            let slots = try await ImageManager(client: client).list()
+            #expect(slots.count == 2)
+            #expect(slots.allSatisfy { $0.slot == 0 && $0.version == "1.0.0" && $0.active && $0.confirmed })
+            #expect(await device.requestLog.allSatisfy { $0.transport == server.transport.rawValue })
+            await client.close()
+            // What the line carried besides packets: the noise, passed on as text, and no damaged frame.
+            var texts: [String] = []
+            for await event in transport.console {
+                switch event {
+                case .text(let line): texts.append(line)
+                case .dropped(let error): Issue.record("dropped: \(error)")
+                }
             }
-        }
-        if noise {
-            #expect(!texts.isEmpty)
-            #expect(texts.allSatisfy { $0.hasPrefix("[00:") && $0.contains("> ") })
-        } else {
-            #expect(texts.isEmpty)
-        }
+            if noise {
+                #expect(!texts.isEmpty)
+                #expect(texts.allSatisfy { $0.hasPrefix("[00:") && $0.contains("> ") })
+            } else {
+                #expect(texts.isEmpty)
+            }
         }
     }
 
@@ -52,25 +52,25 @@ struct SerialTransportTests {
     func concurrentSendsStayWhole() async throws {
         let device = try await SerialFixture.device(bufferCount: 8)
         try await SerialFixture.serving(device) { server in
-        let (_, client) = try await SerialFixture.client(path: server.path, packetSize: 2044, maximumInFlight: 6)
-        let os = DefaultManager(client: client)
-        let results = try await withThrowingTaskGroup(of: (Int, String).self) { group in
-            for index in 0..<24 {
-                group.addTask {
-                    let text = String(repeating: Character(UnicodeScalar(UInt8(65 + index))), count: 300 + index * 50)
-                    return (index, try await os.echo(text))
+            let (_, client) = try await SerialFixture.client(path: server.path, packetSize: 2044, maximumInFlight: 6)
+            let os = DefaultManager(client: client)
+            let results = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+                for index in 0..<24 {
+                    group.addTask {
+                        let text = String(repeating: Character(UnicodeScalar(UInt8(65 + index))), count: 300 + index * 50)
+                        return (index, try await os.echo(text))
+                    }
                 }
+                var results: [Int: String] = [:]
+                for try await (index, echoed) in group { results[index] = echoed }
+                return results
             }
-            var results: [Int: String] = [:]
-            for try await (index, echoed) in group { results[index] = echoed }
-            return results
-        }
-        for index in 0..<24 {
-            #expect(results[index] == String(repeating: Character(UnicodeScalar(UInt8(65 + index))), count: 300 + index * 50))
-        }
-        // No request was lost or damaged on the way (each would have been retried and logged twice).
-        #expect(await device.requestLog.filter { $0.group == 0 && $0.command == 0 }.count == 24)
-        await client.close()
+            for index in 0..<24 {
+                #expect(results[index] == String(repeating: Character(UnicodeScalar(UInt8(65 + index))), count: 300 + index * 50))
+            }
+            // No request was lost or damaged on the way (each would have been retried and logged twice).
+            #expect(await device.requestLog.filter { $0.group == 0 && $0.command == 0 }.count == 24)
+            await client.close()
         }
     }
 
@@ -128,6 +128,26 @@ struct SerialTransportTests {
             await transport.close()
             #expect(await events.next() == nil)
         }
+    }
+
+    @Test("the simulator serves an existing tty given by path (here the slave of a pty whose master the test drives)")
+    func servesGivenPath() async throws {
+        let device = try await SerialFixture.device()
+        let pty = try PseudoTerminal.open()
+        let server = try await SimulatorSerialServer.start(device: device, path: pty.slavePath)
+        #expect(server.path == pty.slavePath)
+        let master = try SerialDescriptor(taking: pty.master, path: "pty master")
+        let encoder = try ConsoleFrameEncoder()
+        try await master.write(try encoder.encode(Self.echoRequest(sequence: 7)))
+        var decoder = ConsoleFrameDecoder()
+        var outputs: [ConsoleFrameDecoder.Output] = []
+        while !outputs.contains(where: { if case .packet = $0 { true } else { false } }) {
+            outputs += decoder.append(try await master.read())
+        }
+        #expect(outputs == [.packet([0x0B, 0, 0, 9, 0, 0, 7, 0, 0xA1, 0x61, 0x72, 0x65, 0x68, 0x65, 0x6C, 0x6C, 0x6F])])
+        await server.close()
+        await master.close()
+        close(pty.heldSlave)
     }
 
     /// The §8.1 echo request `{"d": "hello"}` with a given sequence number.

@@ -90,11 +90,15 @@ public final class SerialDescriptor: Sendable {
     }
 
     /// Writes all of `bytes`, after the bytes of every earlier call; waits while the line is full.
+    ///
+    /// Cancelling the task stops the write where it is (``SerialPortError/closed``): the line then
+    /// carries part of the bytes, which a receiver of console frames skips.
     public func write(_ bytes: [UInt8]) async throws(SerialPortError) {
         await takeWriteTurn()
         defer { passWriteTurn() }
         var offset = 0
         while offset < bytes.count {
+            if Task.isCancelled { throw .closed }
             let attempt = state.withLock { s -> Attempt in
                 if s.closed { return .failed(.closed) }
                 let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
@@ -151,8 +155,9 @@ public final class SerialDescriptor: Sendable {
     private func waitReady(forWriting: Bool) async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                // Checked under the lock that onCancel takes: either it sees this waiter, or this sees the cancellation.
                 let closed = state.withLock { s -> Bool in
-                    if s.closed { return true }
+                    if s.closed || Task.isCancelled { return true }
                     if forWriting { s.writeWaiters.append(continuation) } else { s.readWaiters.append(continuation) }
                     return false
                 }

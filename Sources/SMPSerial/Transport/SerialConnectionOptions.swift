@@ -24,14 +24,17 @@ public struct SerialConnectionOptions: Sendable, Hashable {
     public var packetSize: Int
     /// Open the device exclusively (`TIOCEXCL`), so that no other program reads our responses.
     public var exclusive: Bool
+    /// How long a packet's write may stall beyond its time on the line (flow control holding, a
+    /// device that stopped reading) before the link counts as lost.
+    public var writeTimeout: Duration
 
     /// Makes options for `path`; by default 115200 baud, console framing in 127-byte lines, no flow
-    /// control, packets of ``defaultPacketSize`` bytes, exclusive.
+    /// control, packets of ``defaultPacketSize`` bytes, exclusive, writes stalling at most 5 s.
     public init(
         path: String, baudRate: Int = SerialConnectionOptions.defaultBaudRate,
         lineLength: Int = ConsoleFrameEncoder.defaultLineLength, framing: SerialFraming = .console,
         flowControl: SerialFlowControl = .none, packetSize: Int = SerialConnectionOptions.defaultPacketSize,
-        exclusive: Bool = true
+        exclusive: Bool = true, writeTimeout: Duration = .seconds(5)
     ) {
         self.path = path
         self.baudRate = baudRate
@@ -40,6 +43,7 @@ public struct SerialConnectionOptions: Sendable, Hashable {
         self.flowControl = flowControl
         self.packetSize = packetSize
         self.exclusive = exclusive
+        self.writeTimeout = writeTimeout
     }
 
     /// The largest packet a framing can carry: console packets have a 16-bit length that counts the CRC.
@@ -53,6 +57,11 @@ public struct SerialConnectionOptions: Sendable, Hashable {
         min(framing == .console ? bufferSize - 4 : bufferSize, largestPacket(for: framing))
     }
 
+    /// How long `bytes` bytes take on the line at the baud rate (8N1: 10 bits a byte).
+    public func lineTime(of bytes: Int) -> Duration {
+        .nanoseconds(Int64(bytes) * 10_000_000_000 / Int64(max(baudRate, 1)))
+    }
+
     /// Checks that the settings can work: a path, a standard baud rate, a usable line length and packet size.
     public func validate() throws(SerialOptionsError) {
         guard !path.isEmpty else { throw .missingDevice }
@@ -64,6 +73,7 @@ public struct SerialConnectionOptions: Sendable, Hashable {
         guard (SMPHeader.size + 1...largest).contains(packetSize) else {
             throw .invalidValue(key: "mtu", value: "\(packetSize)", expected: "\(SMPHeader.size + 1) to \(largest) bytes")
         }
+        guard writeTimeout > .zero else { throw .invalidValue(key: "writetimeout", value: "\(writeTimeout)", expected: "a positive duration") }
     }
 }
 

@@ -109,17 +109,18 @@ public final class SerialTransport: SMPTransport {
         } catch {
             throw .packetTooLarge(size: packet.count, limit: ConsoleFrameEncoder.largestPacket)
         }
-        do {
-            try await descriptor.write(bytes)
-        } catch .closed {
+        switch await write(bytes, to: descriptor) {
+        case .written:
+            return
+        case .failed(.closed), .cancelled:
             if state.withLock({ $0.closed }) { throw .closed }
+            if Task.isCancelled { throw .io("the send was cancelled; part of the packet may be on the line") }
             throw .disconnected(reason: SerialPortError.hangup(path: options.path).description)
-        } catch .hangup {
-            let reason = SerialPortError.hangup(path: options.path).description
-            await linkLost(descriptor, reason: reason)
-            throw .disconnected(reason: reason)
-        } catch {
-            let reason = error.description
+        case .failed(let error):
+            await linkLost(descriptor, reason: error.description)
+            throw .disconnected(reason: error.description)
+        case .timedOut(let limit):
+            let reason = "\(options.path) accepted no more bytes for \(limit) (hardware flow control holding, or the device stopped reading)"
             await linkLost(descriptor, reason: reason)
             throw .disconnected(reason: reason)
         }
@@ -140,6 +141,41 @@ public final class SerialTransport: SMPTransport {
         await reader?.value
         eventSink.finish()
         consoleSink.finish()
+    }
+
+    /// How one packet's write ended.
+    private enum WriteOutcome: Sendable {
+        case written
+        case failed(SerialPortError)
+        case timedOut(Duration)
+        case cancelled
+    }
+
+    /// Writes `bytes`, giving up when they take `writeTimeout` longer than the line needs for them.
+    private func write(_ bytes: [UInt8], to descriptor: SerialDescriptor) async -> WriteOutcome {
+        let limit = options.writeTimeout + options.lineTime(of: bytes.count)
+        let clock = clock
+        return await withTaskGroup(of: WriteOutcome.self) { group in
+            group.addTask {
+                do throws(SerialPortError) {
+                    try await descriptor.write(bytes)
+                    return .written
+                } catch {
+                    return .failed(error)
+                }
+            }
+            group.addTask {
+                do {
+                    try await clock.sleep(for: limit)
+                    return .timedOut(limit)
+                } catch {
+                    return .cancelled
+                }
+            }
+            let first = await group.next() ?? .cancelled
+            group.cancelAll()
+            return first
+        }
     }
 
     /// Opens the device and starts reading it (run once per connect).
