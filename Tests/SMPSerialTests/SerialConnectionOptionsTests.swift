@@ -15,7 +15,8 @@ struct SerialConnectionOptionsTests {
         let options = try SerialConnectionOptions(connectionString: "/dev/ttyUSB1")
         #expect(options.path == "/dev/ttyUSB1")
         #expect(options.baudRate == 115_200)
-        #expect(options.packetSize == SerialConnectionOptions.defaultPacketSize && options.packetSize == 256)
+        #expect(options.packetSize == nil)
+        #expect(SerialConnectionOptions.defaultPacketSize == 256)
         #expect(options.lineLength == 127)
     }
 
@@ -45,6 +46,26 @@ struct SerialConnectionOptionsTests {
     func errors(text: String, error: SerialOptionsError) {
         #expect(throws: error) { try SerialConnectionOptions(connectionString: text) }
         #expect(!error.description.isEmpty)
+    }
+
+    @Test("packets follow the device's buf_size unless fixed: 256 bytes until it is known, buf_size - 4 in console framing")
+    func packetSizeFollowsDevice() async throws {
+        let console = try SerialTransport(options: SerialConnectionOptions(path: "/dev/ttyACM0"))
+        #expect(console.maximumPacketSize == 256)
+        await console.setDeviceBufferSize(2048)
+        #expect(console.maximumPacketSize == 2044)
+        #expect(console.linkUnit == 93)
+        await console.setDeviceBufferSize(nil)
+        #expect(console.maximumPacketSize == 256)
+
+        let raw = try SerialTransport(options: SerialConnectionOptions(path: "/dev/ttyACM0", framing: .raw))
+        await raw.setDeviceBufferSize(2475)
+        #expect(raw.maximumPacketSize == 2475)
+        #expect(raw.linkUnit == 2475)
+
+        let fixed = try SerialTransport(connectionString: "dev=/dev/ttyACM0,mtu=512")
+        await fixed.setDeviceBufferSize(2048)
+        #expect(fixed.maximumPacketSize == 512)
     }
 
     @Test("raw packets may be as large as an SMP header can say; console packets 4 bytes less than buf_size")

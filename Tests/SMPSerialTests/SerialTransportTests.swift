@@ -23,7 +23,8 @@ struct SerialTransportTests {
             #expect(try await os.echo("over \(framing)") == "over \(framing)")
             // 600 characters: a request of several frames and a response of several frames.
             let long = String(repeating: "serial ", count: 86)
-            transport.setMaximumPacketSize(1024)
+            await transport.setDeviceBufferSize(1028)
+            #expect(transport.maximumPacketSize == (framing == .console ? 1024 : 1028))
             #expect(try await os.echo(long) == long)
             #expect(try await os.parameters() == McuMgrParameters(bufferSize: 2048, bufferCount: 4))
             let slots = try await ImageManager(client: client).list()

@@ -20,8 +20,10 @@ public struct SerialConnectionOptions: Sendable, Hashable {
     public var framing: SerialFraming
     /// Hardware flow control.
     public var flowControl: SerialFlowControl
-    /// The largest SMP packet (header + payload) sent; a console packet spans several frames.
-    public var packetSize: Int
+    /// The largest SMP packet (header + payload) sent, fixed; `nil` follows the device: its
+    /// `buf_size` once known (less the 4 bytes of length and CRC in console framing), until then
+    /// ``defaultPacketSize``. A console packet spans several frames.
+    public var packetSize: Int?
     /// Open the device exclusively (`TIOCEXCL`), so that no other program reads our responses.
     public var exclusive: Bool
     /// How long a packet's write may stall beyond its time on the line (flow control holding, a
@@ -29,11 +31,11 @@ public struct SerialConnectionOptions: Sendable, Hashable {
     public var writeTimeout: Duration
 
     /// Makes options for `path`; by default 115200 baud, console framing in 127-byte lines, no flow
-    /// control, packets of ``defaultPacketSize`` bytes, exclusive, writes stalling at most 5 s.
+    /// control, packets sized by the device, exclusive, writes stalling at most 5 s.
     public init(
         path: String, baudRate: Int = SerialConnectionOptions.defaultBaudRate,
         lineLength: Int = ConsoleFrameEncoder.defaultLineLength, framing: SerialFraming = .console,
-        flowControl: SerialFlowControl = .none, packetSize: Int = SerialConnectionOptions.defaultPacketSize,
+        flowControl: SerialFlowControl = .none, packetSize: Int? = nil,
         exclusive: Bool = true, writeTimeout: Duration = .seconds(5)
     ) {
         self.path = path
@@ -70,7 +72,7 @@ public struct SerialConnectionOptions: Sendable, Hashable {
             throw .invalidValue(key: "linelength", value: "\(lineLength)", expected: "7 to \(ConsoleFrameEncoder.maximumLineLength)")
         }
         let largest = Self.largestPacket(for: framing)
-        guard (SMPHeader.size + 1...largest).contains(packetSize) else {
+        if let packetSize, !(SMPHeader.size + 1...largest).contains(packetSize) {
             throw .invalidValue(key: "mtu", value: "\(packetSize)", expected: "\(SMPHeader.size + 1) to \(largest) bytes")
         }
         guard writeTimeout > .zero else { throw .invalidValue(key: "writetimeout", value: "\(writeTimeout)", expected: "a positive duration") }

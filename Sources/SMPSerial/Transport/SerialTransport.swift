@@ -35,7 +35,8 @@ public final class SerialTransport: SMPTransport {
         var descriptor: SerialDescriptor?
         var reader: Task<Void, Never>?
         var connecting: Task<Void, any Error>?
-        var packetSize: Int
+        /// The packet size the device's `buf_size` allows, once told.
+        var devicePacketSize: Int?
         var closed = false
     }
 
@@ -50,7 +51,7 @@ public final class SerialTransport: SMPTransport {
         }
         self.options = options
         self.clock = clock
-        self.state = Mutex(State(packetSize: options.packetSize))
+        self.state = Mutex(State())
         (events, eventSink) = AsyncStream.makeStream(of: SMPTransportEvent.self)
         (console, consoleSink) = AsyncStream.makeStream(of: ConsoleEvent.self, bufferingPolicy: .bufferingNewest(256))
     }
@@ -60,17 +61,23 @@ public final class SerialTransport: SMPTransport {
         try self.init(options: SerialConnectionOptions(connectionString: connectionString), clock: clock)
     }
 
-    /// The largest SMP packet sent: the configured packet size.
-    public var maximumPacketSize: Int { state.withLock { $0.packetSize } }
+    /// The largest SMP packet sent: the configured packet size; else what the device's `buf_size`
+    /// allows once known; else ``SerialConnectionOptions/defaultPacketSize``.
+    public var maximumPacketSize: Int {
+        options.packetSize ?? state.withLock { $0.devicePacketSize } ?? SerialConnectionOptions.defaultPacketSize
+    }
 
     /// One console frame's payload (93 bytes in 127-byte lines); in raw framing the packet size.
     public var linkUnit: Int { encoder.linkUnit(packetSize: maximumPacketSize) }
 
-    /// Changes the largest packet sent (for instance to what the device's `buf_size` allows,
-    /// ``SerialConnectionOptions/packetSize(forDeviceBufferSize:framing:)``), within what the framing carries.
-    public func setMaximumPacketSize(_ size: Int) {
-        let bounded = min(max(size, SMPHeader.size + 1), SerialConnectionOptions.largestPacket(for: options.framing))
-        state.withLock { $0.packetSize = bounded }
+    /// Learns the device's reassembly buffer (`buf_size`), or forgets it (`nil`): unless a packet
+    /// size was configured, packets then grow to what it holds
+    /// (``SerialConnectionOptions/packetSize(forDeviceBufferSize:framing:)``).
+    public func setDeviceBufferSize(_ size: Int?) async {
+        let packetSize = size.map {
+            max(SMPHeader.size + 1, SerialConnectionOptions.packetSize(forDeviceBufferSize: $0, framing: options.framing))
+        }
+        state.withLock { $0.devicePacketSize = packetSize }
     }
 
     /// Opens and configures the line, unless it is open; reports ``SMP/SMPTransportEvent/connected``.
@@ -99,7 +106,8 @@ public final class SerialTransport: SMPTransport {
 
     /// Encodes one packet and writes all of its frames before any other packet's.
     public func send(_ packet: [UInt8]) async throws(SMPTransportError) {
-        let (descriptor, closed, limit) = state.withLock { ($0.descriptor, $0.closed, $0.packetSize) }
+        let limit = maximumPacketSize
+        let (descriptor, closed) = state.withLock { ($0.descriptor, $0.closed) }
         guard packet.count <= limit else { throw .packetTooLarge(size: packet.count, limit: limit) }
         if closed { throw .closed }
         guard let descriptor else { throw .notConnected }

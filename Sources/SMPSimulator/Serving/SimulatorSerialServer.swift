@@ -1,6 +1,7 @@
 import Logging
 import SMP
 import SMPSerial
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -55,6 +56,7 @@ public final class SimulatorSerialServer: Sendable {
     private let outbox: AsyncStream<[UInt8]>.Continuation
     private let reader: Task<Void, Never>
     private let writer: Task<Void, Never>
+    private let closed = Mutex(false)
 
     private init(
         path: String, transport: TransportID, options: Options, descriptor: SerialDescriptor, heldSlave: Int32?,
@@ -107,6 +109,14 @@ public final class SimulatorSerialServer: Sendable {
 
     /// Stops serving and closes the line (a pty disappears: its clients see a hangup).
     public func close() async {
+        let first = closed.withLock { wasClosed in
+            defer { wasClosed = true }
+            return !wasClosed
+        }
+        guard first else {
+            await reader.value
+            return
+        }
         reader.cancel()
         writer.cancel()
         outbox.finish()

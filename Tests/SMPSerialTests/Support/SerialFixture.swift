@@ -48,7 +48,7 @@ enum SerialFixture {
 
     /// Our transport (connected) and a session over it.
     static func client(
-        path: String, framing: SerialFraming = .console, lineLength: Int = 127, packetSize: Int = SerialConnectionOptions.defaultPacketSize,
+        path: String, framing: SerialFraming = .console, lineLength: Int = 127, packetSize: Int? = nil,
         maximumInFlight: Int = 1
     ) async throws -> (SerialTransport, SMPClient) {
         let transport = try SerialTransport(options: SerialConnectionOptions(
