@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "CBOR", targets: ["CBOR"]),
         .library(name: "SMP", targets: ["SMP"]),
         .library(name: "SMPUDP", targets: ["SMPUDP"]),
+        .library(name: "SMPSerial", targets: ["SMPSerial"]),
         .library(name: "McuBoot", targets: ["McuBoot"]),
         .library(name: "McuMgr", targets: ["McuMgr"]),
         .library(name: "SMPSimulator", targets: ["SMPSimulator"]),
@@ -79,6 +80,13 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Serial transport: Zephyr's console framing (base64, CRC16, 0x06 0x09 / 0x04 0x14) or raw
+        // SMP over a tty or pty, with termios set up through Glibc.
+        .target(name: "SMPSerial", dependencies: ["SMP"], swiftSettings: strict),
+
+        // posix_openpt/grantpt/unlockpt/ptsname_r, which Swift's Glibc module hides (_XOPEN_SOURCE).
+        .target(name: "CPseudoTerminal"),
+
         // MCUboot image parsing and verification.
         .target(
             name: "McuBoot",
@@ -106,7 +114,7 @@ let package = Package(
         .target(
             name: "SMPSimulator",
             dependencies: [
-                "SMP", "CBOR", "SMPTestSupport",
+                "SMP", "CBOR", "SMPTestSupport", "SMPSerial", "CPseudoTerminal",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -140,7 +148,7 @@ let package = Package(
         .executableTarget(
             name: "mcumgr-sim",
             dependencies: [
-                "SMPSimulator", "SMPUDP",
+                "SMPSimulator", "SMPUDP", "SMPSerial",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -151,6 +159,14 @@ let package = Package(
         // Tests.
         .testTarget(name: "CBORTests", dependencies: ["CBOR"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR", "SMPTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "SMPSerialTests",
+            dependencies: [
+                "SMPSerial", "SMP", "SMPSimulator", "SMPTestSupport", "McuMgr", "McuBoot",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "McuBootTests",
             dependencies: [
