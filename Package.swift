@@ -128,7 +128,7 @@ let package = Package(
         .target(
             name: "McuMgrTools",
             dependencies: [
-                "McuMgr", "SMP", "SMPUDP", "SMPSimulator", "SMPTestSupport", "McuBoot", "Hex",
+                "McuMgr", "SMPSerial", "SMP", "SMPUDP", "SMPSimulator", "SMPTestSupport", "McuBoot", "Hex",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
