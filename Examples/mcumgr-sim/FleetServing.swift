@@ -17,10 +17,11 @@ extension MCUmgrSim {
             return
         }
         guard (1...Self.maximumDevices).contains(deviceCount) else { throw ValidationError("--devices must be 1 to \(Self.maximumDevices)") }
-        guard endpoints.count == 1 else { throw ValidationError("--devices takes one --udp address, the first device's") }
+        guard endpoints.count <= 1 else { throw ValidationError("--devices takes one --udp address, the first device's") }
+        guard serial == nil else { throw ValidationError("--devices serves UDP only, not --serial") }
         guard (0...deviceCount).contains(faulty) else { throw ValidationError("--faulty must be 0 to --devices (\(deviceCount))") }
         _ = try explicitFaults()
-        let first = endpoints[0]
+        let first = firstEndpoint
         if consecutivePorts {
             guard first.port != 0 else { throw ValidationError("--consecutive-ports needs a port in --udp, not 0") }
             guard first.port + deviceCount - 1 <= 65_535 else { throw ValidationError("the ports would pass 65535") }
@@ -47,9 +48,12 @@ extension MCUmgrSim {
         return faults
     }
 
+    /// The first device's address: --udp's, else 127.0.0.1:1337.
+    var firstEndpoint: UDPEndpoint { endpoints.first ?? UDPEndpoint(host: "127.0.0.1", port: UDPTransport.defaultPort) }
+
     /// The address of device `index`.
     func endpoint(of index: Int) -> UDPEndpoint {
-        let first = endpoints[0]
+        let first = firstEndpoint
         if consecutivePorts { return UDPEndpoint(host: first.host, port: first.port + index) }
         return UDPEndpoint(host: IPv4(first.host)!.advanced(by: index).text, port: first.port)
     }

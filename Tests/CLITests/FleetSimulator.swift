@@ -1,9 +1,6 @@
 import Foundation
-import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import SMP
+import SMPTestSupport
 
 /// A `mcumgr-sim --devices N` process: N simulated devices on consecutive addresses (or ports),
 /// their addresses and faults read from its start lines, and what each received read from its
@@ -18,46 +15,39 @@ final class FleetSimulator: @unchecked Sendable {
         let fault: String?
     }
 
-    let process: Process
+    let child: ChildProcess
     let devices: [Device]
     private let outURL: URL
-    private let lifeline: Pipe
 
-    private init(process: Process, devices: [Device], outURL: URL, lifeline: Pipe) {
-        self.process = process
+    private init(child: ChildProcess, devices: [Device], outURL: URL) {
+        self.child = child
         self.devices = devices
         self.outURL = outURL
-        self.lifeline = lifeline
     }
 
     /// Starts `count` devices from `first` (`127.0.0.2:0`: consecutive addresses, each on a port of its own).
     static func start(count: Int, first: String = "127.0.0.2:0", _ arguments: [String] = []) async throws -> FleetSimulator {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try CLI.require("mcumgr-sim"))
-        process.arguments = ["--devices", "\(count)", "--udp", first, "--quiet", "--exit-on-eof"] + arguments
-        let directory = CLI.temporaryDirectory()
+        let directory = try Subprocess.temporaryDirectory("fleet-sim")
         let outURL = directory.appendingPathComponent("stdout")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let lifeline = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = lifeline
-        try process.run()
-        try? out.close()
-        let deadline = ContinuousClock.now + .seconds(30)
+        let child = try Subprocess.launch(
+            try BuiltProducts.require("mcumgr-sim"), ["--devices", "\(count)", "--udp", first, "--quiet", "--exit-on-eof"] + arguments,
+            stdout: outURL, stderr: nil, lifeline: true)
+        let clock = SMPClock.continuous
+        let deadline = clock.now + SimulatorProcess.startLimit
         var devices: [Device] = []
-        while ContinuousClock.now < deadline, process.isRunning {
-            let text = String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self)
+        var text = ""
+        while clock.now < deadline, child.isRunning {
+            text = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
             devices = text.split(separator: "\n").compactMap(Self.device)
             if devices.count == count { break }
-            try await Task.sleep(for: .milliseconds(20))
+            try await clock.sleep(for: .milliseconds(20))
         }
         guard devices.count == count else {
-            process.terminate()
-            throw CLIError.simulatorDidNotStart(String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self))
+            child.terminate()
+            child.closeLifeline()
+            throw ProcessError("mcumgr-sim --devices \(count) did not say where its devices serve:\n\(text)")
         }
-        return FleetSimulator(process: process, devices: devices, outURL: outURL, lifeline: lifeline)
+        return FleetSimulator(child: child, devices: devices, outURL: outURL)
     }
 
     /// Reads `device 3: listening on 127.0.0.5:41234, fault: drop (…)`.
@@ -81,11 +71,10 @@ final class FleetSimulator: @unchecked Sendable {
 
     /// Stops the simulator and returns, by device, the packets and upload requests it received.
     func stop() async throws -> [(packets: Int, uploads: Int)] {
-        process.terminate()
-        let deadline = ContinuousClock.now + .seconds(20)
-        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        try? lifeline.fileHandleForWriting.close()
-        let text = String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self)
+        child.terminate()
+        child.closeLifeline()
+        _ = await child.exitStatus()
+        let text = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
         var counts: [Int: (Int, Int)] = [:]
         for line in text.split(separator: "\n") where line.contains(" packets received, ") {
             // device 3: 12 packets received, 0 upload requests, 1 boots
@@ -97,7 +86,7 @@ final class FleetSimulator: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
-        try? lifeline.fileHandleForWriting.close()
+        child.terminate()
+        child.closeLifeline()
     }
 }

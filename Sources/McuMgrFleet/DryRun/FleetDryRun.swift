@@ -41,6 +41,11 @@ public struct FleetDryRun: Sendable {
                     let preview = try await FirmwareUpgradeManager(client: connection.client).preview(images: images, configuration: upgrade)
                     return FleetDryRunEntry(device: device, preview: preview, images: images, mode: upgrade.mode)
                 } catch {
+                    // A refusal found before the table was kept: read it, to say what the device runs.
+                    var error = error
+                    if error.lastKnownSlots == nil, error.state != .requestMcuMgrParameters {
+                        error.lastKnownSlots = try? await ImageManager(client: connection.client).list()
+                    }
                     return FleetDryRunEntry(device: device, error: error)
                 }
             },

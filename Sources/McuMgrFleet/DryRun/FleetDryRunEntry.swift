@@ -12,8 +12,9 @@ public enum FleetPlannedAction: Sendable {
     case confirm(images: [Int])
     /// The device runs the images as wanted: nothing to do.
     case nothing
-    /// The upgrade would refuse this device (a downgrade, a missing image number, a bootloader
-    /// mode that cannot do the upgrade, an image a direct-XIP bootloader would never boot).
+    /// The upgrade would refuse this device (a downgrade, an image that does not fit — a missing
+    /// image number, too large, an unmet dependency —, a rejected signature, a bootloader mode that
+    /// cannot do the upgrade, an image a direct-XIP bootloader would never boot).
     case refuse(FirmwareUpgradeError)
     /// The device could not be read (unreachable, or an error answer).
     case unreadable(FleetFailure)
@@ -95,7 +96,7 @@ public struct FleetDryRunEntry: Sendable {
             Dictionary(slots.filter(\.active).map { ($0.image, $0.version) }, uniquingKeysWith: { first, _ in first })
         } ?? [:]
         switch error.reason {
-        case .downgradeRefused, .unsupportedBootloaderMode, .notNewerThanRunning, .invalidConfiguration:
+        case .downgradeRefused, .doesNotFit, .signatureRejected, .unsupportedBootloaderMode, .notNewerThanRunning, .invalidConfiguration:
             self.init(device: device, action: .refuse(error), running: running)
         default:
             let failure = FleetFailure(phase: .upgrade(error.state), reason: .upgrade(error), reachedDevice: error.state != .requestMcuMgrParameters)

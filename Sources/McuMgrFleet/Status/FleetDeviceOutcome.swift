@@ -99,9 +99,10 @@ public struct FleetFailure: Error, Sendable, CustomStringConvertible {
 
     /// Whether another attempt may succeed: session failures (timeouts, lost links, invalid
     /// answers), stalled uploads, devices that did not come back, and busy or out-of-memory
-    /// answers are retried; refusals are not (an invalid image or configuration, a missing image
-    /// number, a downgrade, a bootloader that cannot do the mode, an image the bootloader did not
-    /// boot, any other error answer of the device, a missing profile).
+    /// answers are retried; refusals are not (an invalid image or configuration, an image that does
+    /// not fit the device or whose signature is rejected, a missing image number, a downgrade, a
+    /// bootloader that cannot do the mode, an image the bootloader did not boot, any other error
+    /// answer of the device, a missing profile).
     public var isRetriable: Bool {
         switch reason {
         case .connection(.connectFailed): return true
@@ -113,8 +114,8 @@ public struct FleetFailure: Error, Sendable, CustomStringConvertible {
             case .smp(let smp): return Self.isTransient(smp)
             case .upload(.stalled), .upload(.verificationFailed), .upload(.smp): return true
             case .deviceDidNotReturn, .unexpectedState: return true
-            case .upload, .invalidImage, .invalidConfiguration, .downgradeRefused, .imageNotActive,
-                .unsupportedBootloaderMode, .notNewerThanRunning, .cancelled:
+            case .upload, .invalidImage, .invalidConfiguration, .downgradeRefused, .signatureRejected, .doesNotFit,
+                .imageNotActive, .unsupportedBootloaderMode, .notNewerThanRunning, .cancelled:
                 return false
             }
         }
