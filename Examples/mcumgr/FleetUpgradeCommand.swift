@@ -22,7 +22,8 @@ extension MCUmgr {
 
                 Exit status: 0 every device ended upgraded or unchanged (dry run: none would be refused or is \
                 unreadable); 1 some device failed, was refused or was not started (after a canary failed or too many \
-                failures); 2 usage error; 3 no device could be reached; 4 invalid image file; 130 cancelled.
+                failures); 2 usage error (a bad devices file line included); 3 no device could be reached; 4 invalid image \
+                file or unreadable devices file; 130 interrupted (Ctrl-C cancels every device and prints the report).
                 """)
 
         @Argument(help: ArgumentHelp("MCUboot image files, optionally as FILE@IMAGE.", valueName: "file"))
@@ -38,10 +39,10 @@ extension MCUmgr {
 
         @OptionGroup var chunking: UploadOptions
 
-        @Option(name: .customLong("retries"), help: "Times a device whose upgrade failed for a passing reason is tried again (default 0).")
+        @Option(name: .customLong("retries"), help: "Times a device whose upgrade failed for a passing reason is tried again.")
         var retries = 0
 
-        @Option(name: .customLong("retry-delay"), help: "Seconds before a device's first retry; doubles for each further one (default 2).")
+        @Option(name: .customLong("retry-delay"), help: "Seconds before a device's first retry; doubles for each further one.")
         var retryDelay: Double = 2
 
         @Option(name: .customLong("canary"), help: "Upgrade the first M devices first; start the rest only if all come back healthy.")
@@ -53,10 +54,10 @@ extension MCUmgr {
         @Flag(name: .customLong("no-downgrade"), help: "Refuse an image that is not newer than the running one.")
         var noDowngrade = false
 
-        @Option(name: .customLong("reset-timeout"), help: "Seconds to wait for a device to answer again after its reset (default 60).")
+        @Option(name: .customLong("reset-timeout"), help: "Seconds to wait for a device to answer again after its reset.")
         var resetTimeout: Double = 60
 
-        @Option(name: .customLong("step-timeout"), help: "Seconds each control step keeps resending to a silent or lossy device before it fails (default 120).")
+        @Option(name: .customLong("step-timeout"), help: "Seconds each control step keeps resending to a silent or lossy device before it fails.")
         var stepTimeout: Double = 120
 
         @Flag(name: .customLong("dry-run"), help: "Say what the upgrade would do on each device; change nothing.")

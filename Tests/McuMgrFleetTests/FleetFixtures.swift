@@ -28,10 +28,12 @@ struct SimulatedFleet: Sendable {
         endpoints.enumerated().map { FleetDevice(.udp($0.element), name: "dev-\($0.offset)") }
     }
 
-    /// Makes `count` devices running version 1.0.0 (confirmed) in image 0, the `faults` applied.
+    /// Makes `count` devices running version 1.0.0 (confirmed) in image 0, the `faults` applied,
+    /// then `configure` (by device index).
     static func make(
         count: Int, faults: [Int: SimulatorFault] = [:], parameters: SimulatorFaultParameters = FleetFixtures.faultParameters,
-        link: LinkConfiguration = LinkConfiguration(), clock: SMPClock = VirtualRuntime.currentClock
+        link: LinkConfiguration = LinkConfiguration(), clock: SMPClock = VirtualRuntime.currentClock,
+        configure: (Int, inout DeviceConfiguration) -> Void = { _, _ in }
     ) async throws -> SimulatedFleet {
         let running = try FleetFixtures.image(size: 8 * 1024, version: "1.0.0", seed: 1)
         var devices: [SimulatedDevice] = []
@@ -46,6 +48,7 @@ struct SimulatedFleet: Sendable {
             var faultConfiguration = FaultConfiguration()
             faultConfiguration.seed = 100 + UInt64(index)
             faults[index]?.apply(to: &configuration, faults: &faultConfiguration, parameters: parameters)
+            configure(index, &configuration)
             let device = SimulatedDevice(configuration: configuration, link: link, faults: faultConfiguration, clock: clock, logger: quiet)
             await device.install(running.bytes, image: 0, slot: 0, mark: .confirmed)
             devices.append(device)

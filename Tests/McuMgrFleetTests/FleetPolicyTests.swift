@@ -41,6 +41,29 @@ struct FleetPolicyTests {
         }
     }
 
+    @Test("canary: the first device's bootloader refuses the new image at boot (downgrade prevention, it runs 3.0.0); no other device is touched")
+    func canaryImageRefusedAtBoot() async throws {
+        let fleet = try await SimulatedFleet.make(count: 4) { index, configuration in
+            if index == 0 { configuration.preventsDowngrade = true }
+        }
+        let newer = try FleetFixtures.image(size: 8 * 1024, version: "3.0.0", seed: 3)
+        await fleet.devices[0].install(newer.bytes, image: 0, slot: 0, mark: .confirmed)
+        let report = try await FleetUpgrade(
+            devices: fleet.fleetDevices, images: try Self.images(), configuration: FleetFixtures.configuration(canaryCount: 1),
+            connector: fleet.connector
+        ).run()
+        let canary = try #require(report.devices[0].outcome.failure)
+        guard case .upgrade(let error) = canary.reason, case .imageNotActive(0) = error.reason else {
+            Issue.record("\(canary)")
+            return
+        }
+        #expect(!canary.isRetriable)
+        #expect(await fleet.devices[0].slotStates().first { $0.active }?.hash == newer.hash, "MCUboot kept 3.0.0")
+        #expect(report.notStarted.map(\.device.index) == [1, 2, 3])
+        #expect(report.exitStatus == .device)
+        for index in 1..<4 { #expect(await fleet.devices[index].packetsReceived == 0) }
+    }
+
     @Test("canaries that come back healthy: the rest start only after their health check")
     func canariesPass() async throws {
         let fleet = try await SimulatedFleet.make(count: 5)
