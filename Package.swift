@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "CBOR", targets: ["CBOR"]),
         .library(name: "SMP", targets: ["SMP"]),
         .library(name: "SMPUDP", targets: ["SMPUDP"]),
+        .library(name: "GATT", targets: ["GATT"]),
         .library(name: "McuBoot", targets: ["McuBoot"]),
         .library(name: "McuMgr", targets: ["McuMgr"]),
         .library(name: "SMPSimulator", targets: ["SMPSimulator"]),
@@ -56,7 +57,11 @@ let package = Package(
         .target(name: "SMPTestSupport", dependencies: ["SMP"], swiftSettings: strict),
 
         // ATT and GATT client over an ATT bearer (knows nothing of SMP).
-        .target(name: "GATT", swiftSettings: strict),
+        .target(
+            name: "GATT",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
 
         // UDP transport on SwiftNIO.
         .target(
