@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SMP", targets: ["SMP"]),
         .library(name: "SMPUDP", targets: ["SMPUDP"]),
         .library(name: "GATT", targets: ["GATT"]),
+        .library(name: "SMPBLE", targets: ["SMPBLE"]),
         .library(name: "McuBoot", targets: ["McuBoot"]),
         .library(name: "McuMgr", targets: ["McuMgr"]),
         .library(name: "SMPSimulator", targets: ["SMPSimulator"]),
@@ -63,6 +64,13 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // SMP over GATT, and the BlueZ kernel-socket path to real adapters (L2CAP LE, HCI scanning).
+        .target(
+            name: "SMPBLE",
+            dependencies: ["SMP", "GATT", "CBlueZ", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+
         // UDP transport on SwiftNIO.
         .target(
             name: "SMPUDP",
@@ -97,7 +105,7 @@ let package = Package(
         .target(
             name: "SMPSimulator",
             dependencies: [
-                "SMP", "CBOR", "SMPTestSupport",
+                "SMP", "CBOR", "SMPTestSupport", "GATT",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
