@@ -140,6 +140,12 @@ let package = Package(
         .testTarget(name: "CBORTests", dependencies: ["CBOR"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR", "SMPTestSupport"], swiftSettings: strict),
         .testTarget(
+            name: "GATTTests",
+            dependencies: ["GATT", "SMP", "SMPTestSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+
+        .testTarget(
             name: "McuBootTests",
             dependencies: ["McuBoot", "SMPTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Fixtures"],

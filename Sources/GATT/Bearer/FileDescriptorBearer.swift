@@ -9,33 +9,20 @@ import Synchronization
 /// channel, or one end of `socketpair(AF_UNIX, SOCK_SEQPACKET)`.
 ///
 /// One `recv` is one PDU and one `send` is one PDU; nothing is coalesced. A thread of its own
-/// polls the descriptor: it reads every PDU that arrives, and when a send would block (`EAGAIN`,
-/// `ENOBUFS`) it waits for writability and sends the queued PDUs in call order; nothing is dropped.
+/// polls the descriptor. Flow control works both ways: when a send would block (`EAGAIN`,
+/// `ENOBUFS`) the PDU waits, in call order, until the socket takes it, and nothing is dropped;
+/// and the bearer reads ahead at most ``readAhead`` PDUs that `inbound`'s consumer has not taken,
+/// so a slow consumer makes the peer's sends wait instead of growing memory.
 /// The bearer owns the descriptor and closes it when the bearer closes.
 public final class FileDescriptorBearer: ATTBearer {
     /// PDUs from the peer, then `.closed` once.
     public let inbound: AsyncStream<ATTBearerEvent>
     /// The largest PDU sent or received (a larger incoming PDU is dropped with a log line).
     public let maximumPDUSize: Int
+    /// How many received PDUs wait for the consumer before the bearer stops reading.
+    public static let readAhead = 64
 
-    private let descriptor: Int32
-    private let wake: Int32
-    private let wakeWriter: Int32
-    private let sink: AsyncStream<ATTBearerEvent>.Continuation
-    private let state = Mutex(State())
-    private let logger: Logger
-
-    private struct PendingWrite {
-        let pdu: [UInt8]
-        let continuation: CheckedContinuation<Result<Void, ATTBearerError>, Never>
-    }
-
-    private struct State {
-        var pending: [PendingWrite] = []
-        var closing = false
-        var closedReason: String?
-        var closeWaiters: [CheckedContinuation<Void, Never>] = []
-    }
+    private let core: BearerCore
 
     /// Takes ownership of `descriptor` (a connected `SOCK_SEQPACKET` socket), makes it non-blocking
     /// and starts reading. `maximumPDUSize` is the ATT bearer's PDU limit (an L2CAP MTU; 517 fits any ATT MTU).
@@ -44,19 +31,17 @@ public final class FileDescriptorBearer: ATTBearer {
         guard flags >= 0, fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0 else {
             throw .io("cannot make descriptor \(descriptor) non-blocking: \(errnoText())")
         }
-        var wakePipe: [Int32] = [-1, -1]
-        guard pipe(&wakePipe) == 0 else { throw .io("cannot create a pipe: \(errnoText())") }
-        for end in wakePipe {
+        var wake: [Int32] = [-1, -1]
+        guard pipe(&wake) == 0 else { throw .io("cannot create a pipe: \(errnoText())") }
+        for end in wake {
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
         }
-        self.descriptor = descriptor
-        self.wake = wakePipe[0]
-        self.wakeWriter = wakePipe[1]
-        self.maximumPDUSize = max(1, maximumPDUSize)
-        self.logger = logger
-        (inbound, sink) = AsyncStream.makeStream(of: ATTBearerEvent.self)
-        let thread = Thread { [self] in run() }
+        let core = BearerCore(descriptor: descriptor, wakeReader: wake[0], wakeWriter: wake[1], maximumPDUSize: max(1, maximumPDUSize), logger: logger)
+        self.core = core
+        self.maximumPDUSize = core.maximumPDUSize
+        self.inbound = AsyncStream(unfolding: { await core.nextInbound() })
+        let thread = Thread { core.run() }
         thread.name = "att-bearer-\(descriptor)"
         thread.start()
     }
@@ -86,7 +71,81 @@ public final class FileDescriptorBearer: ATTBearer {
     /// Sends one PDU with one `send`; waits (in call order) while the socket has no room.
     public func send(_ pdu: [UInt8]) async throws(ATTBearerError) {
         guard pdu.count <= maximumPDUSize else { throw .pduTooLarge(size: pdu.count, limit: maximumPDUSize) }
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, ATTBearerError>, Never>) in
+        try await core.send(pdu).get()
+    }
+
+    /// Closes the descriptor; `inbound` ends with `.closed` (after PDUs already read), and queued sends fail.
+    public func close() async {
+        await core.close()
+    }
+}
+
+/// The descriptor, its I/O thread and the state both sides share (no reference back to the bearer,
+/// so a bearer nobody holds is freed once its thread ends).
+private final class BearerCore: Sendable {
+    let descriptor: Int32
+    let wakeReader: Int32
+    let wakeWriter: Int32
+    let maximumPDUSize: Int
+    let logger: Logger
+    private let state = Mutex(State())
+
+    private struct PendingWrite {
+        let pdu: [UInt8]
+        let continuation: CheckedContinuation<Result<Void, ATTBearerError>, Never>
+    }
+
+    private struct State {
+        var pending: [PendingWrite] = []
+        var received: [ATTBearerEvent] = []
+        var receivedHead = 0
+        var reader: CheckedContinuation<ATTBearerEvent?, Never>?
+        var delivered = false
+        var closing = false
+        var closedReason: String?
+        var closeWaiters: [CheckedContinuation<Void, Never>] = []
+
+        var backlog: Int { received.count - receivedHead }
+    }
+
+    init(descriptor: Int32, wakeReader: Int32, wakeWriter: Int32, maximumPDUSize: Int, logger: Logger) {
+        self.descriptor = descriptor
+        self.wakeReader = wakeReader
+        self.wakeWriter = wakeWriter
+        self.maximumPDUSize = maximumPDUSize
+        self.logger = logger
+    }
+
+    // MARK: Consumer side
+
+    func nextInbound() async -> ATTBearerEvent? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<ATTBearerEvent?, Never>) in
+            enum Next { case event(ATTBearerEvent?, wake: Bool), wait }
+            let next = state.withLock { s -> Next in
+                if s.backlog > 0 {
+                    let event = s.received[s.receivedHead]
+                    s.receivedHead += 1
+                    if s.receivedHead == s.received.count {
+                        s.received.removeAll(keepingCapacity: true)
+                        s.receivedHead = 0
+                    }
+                    if case .closed = event { s.delivered = true }
+                    // The thread stops reading at the read-ahead limit: tell it there is room again.
+                    return .event(event, wake: s.backlog == FileDescriptorBearer.readAhead - 1 && s.closedReason == nil)
+                }
+                if s.delivered { return .event(nil, wake: false) }
+                s.reader = continuation
+                return .wait
+            }
+            if case .event(let event, let wake) = next {
+                if wake { signal() }
+                continuation.resume(returning: event)
+            }
+        }
+    }
+
+    func send(_ pdu: [UInt8]) async -> Result<Void, ATTBearerError> {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, ATTBearerError>, Never>) in
             let outcome: Result<Void, ATTBearerError>? = state.withLock { s in
                 if let reason = s.closedReason { return .failure(.closed(reason: reason)) }
                 if s.closing { return .failure(.closed(reason: "the bearer was closed")) }
@@ -106,11 +165,9 @@ public final class FileDescriptorBearer: ATTBearer {
                 signal()
             }
         }
-        try result.get()
     }
 
-    /// Closes the descriptor; `inbound` ends with `.closed`, and queued sends fail.
-    public func close() async {
+    func close() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let done = state.withLock { s -> Bool in
                 if s.closedReason != nil { return true }
@@ -122,7 +179,16 @@ public final class FileDescriptorBearer: ATTBearer {
         }
     }
 
-    // MARK: - The I/O thread
+    /// Wakes the thread (the write end stays open until the thread has ended).
+    private func signal() {
+        state.withLock { s in
+            guard s.closedReason == nil else { return }
+            var one: UInt8 = 1
+            _ = Glibc.write(wakeWriter, &one, 1)
+        }
+    }
+
+    // MARK: The I/O thread
 
     private enum WriteOutcome {
         case sent
@@ -146,43 +212,37 @@ public final class FileDescriptorBearer: ATTBearer {
         }
     }
 
-    private func signal() {
-        var one: UInt8 = 1
-        _ = Glibc.write(wakeWriter, &one, 1)
-    }
-
-    private func run() {
+    func run() {
         var buffer = [UInt8](repeating: 0, count: maximumPDUSize + 1)
         var reason = "the bearer was closed"
         var retryWrites = false
-        loop: while true {
-            let (wantsWrite, closing) = state.withLock { (!$0.pending.isEmpty, $0.closing) }
+        while true {
+            let (wantsWrite, wantsRead, closing) = state.withLock {
+                (!$0.pending.isEmpty, $0.backlog < FileDescriptorBearer.readAhead, $0.closing)
+            }
             if closing { break }
-            var fds = [
-                pollfd(fd: descriptor, events: Int16(POLLIN) | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0),
-                pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
-            ]
+            var events: Int16 = 0
+            if wantsRead { events |= Int16(POLLIN) }
+            if wantsWrite { events |= Int16(POLLOUT) }
+            var fds = [pollfd(fd: descriptor, events: events, revents: 0), pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0)]
             // ENOBUFS may leave the socket "writable" with no buffer yet: retry after a millisecond.
-            let ready = poll(&fds, 2, retryWrites ? 1 : -1)
-            if ready < 0 {
+            if poll(&fds, 2, retryWrites ? 1 : -1) < 0 {
                 if errno == EINTR { continue }
                 reason = "poll failed: \(errnoText())"
                 break
             }
             if fds[1].revents != 0 {
                 var drain = [UInt8](repeating: 0, count: 64)
-                while drain.withUnsafeMutableBytes({ Glibc.read(wake, $0.baseAddress, $0.count) }) > 0 {}
+                while drain.withUnsafeMutableBytes({ Glibc.read(wakeReader, $0.baseAddress, $0.count) }) > 0 {}
             }
-            let events = Int32(fds[0].revents)
-            if events & Int32(POLLNVAL) != 0 {
+            let revents = Int32(fds[0].revents)
+            if revents & Int32(POLLNVAL) != 0 {
                 reason = "the descriptor is not open"
                 break
             }
-            if events & (Int32(POLLIN) | Int32(POLLHUP) | Int32(POLLERR)) != 0 {
-                if let ended = readAll(into: &buffer) {
-                    reason = ended
-                    break loop
-                }
+            if wantsRead, revents & (Int32(POLLIN) | Int32(POLLHUP) | Int32(POLLERR)) != 0, let ended = readAvailable(into: &buffer) {
+                reason = ended
+                break
             }
             if wantsWrite || retryWrites {
                 retryWrites = flushPending()
@@ -191,16 +251,16 @@ public final class FileDescriptorBearer: ATTBearer {
         finish(reason: reason)
     }
 
-    /// Reads every PDU waiting; returns why the connection ended, if it did.
-    private func readAll(into buffer: inout [UInt8]) -> String? {
-        while true {
+    /// Reads PDUs until the socket is empty or the read-ahead is full; returns why the connection ended, if it did.
+    private func readAvailable(into buffer: inout [UInt8]) -> String? {
+        while state.withLock({ $0.backlog < FileDescriptorBearer.readAhead }) {
             let count = buffer.withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if count > 0 {
                 if count > maximumPDUSize {
                     logger.warning("dropping an incoming PDU larger than the bearer's \(maximumPDUSize)-byte limit")
                     continue
                 }
-                sink.yield(.pdu(Array(buffer[0..<count])))
+                deliver(.pdu(Array(buffer[0..<count])))
                 continue
             }
             if count == 0 { return "the peer closed the connection" }
@@ -212,10 +272,24 @@ public final class FileDescriptorBearer: ATTBearer {
             default: return "receive failed: \(errnoText())"
             }
         }
+        return nil
+    }
+
+    private func deliver(_ event: ATTBearerEvent) {
+        let reader = state.withLock { s -> CheckedContinuation<ATTBearerEvent?, Never>? in
+            if let reader = s.reader, s.backlog == 0 {
+                s.reader = nil
+                if case .closed = event { s.delivered = true }
+                return reader
+            }
+            s.received.append(event)
+            return nil
+        }
+        reader?.resume(returning: event)
     }
 
     /// Sends queued PDUs in order while the socket takes them; returns whether ENOBUFS-style
-    /// back-off is needed (a PDU still waits though the socket reported room).
+    /// back-off is needed.
     private func flushPending() -> Bool {
         var resumed: [(CheckedContinuation<Result<Void, ATTBearerError>, Never>, Result<Void, ATTBearerError>)] = []
         let noBuffers = state.withLock { s -> Bool in
@@ -246,11 +320,10 @@ public final class FileDescriptorBearer: ATTBearer {
             return (s.pending, s.closeWaiters)
         }
         Glibc.close(descriptor)
-        Glibc.close(wake)
+        Glibc.close(wakeReader)
         Glibc.close(wakeWriter)
         for write in pending { write.continuation.resume(returning: .failure(.closed(reason: reason))) }
-        sink.yield(.closed(reason: reason))
-        sink.finish()
+        deliver(.closed(reason: reason))
         for waiter in waiters { waiter.resume() }
     }
 }
