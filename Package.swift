@@ -144,7 +144,14 @@ let package = Package(
             dependencies: ["GATT", "SMP", "SMPTestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-
+        .testTarget(
+            name: "SMPBLETests",
+            dependencies: [
+                "SMPBLE", "GATT", "SMP", "SMPSimulator", "SMPTestSupport", "McuMgr", "McuBoot",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "McuBootTests",
             dependencies: ["McuBoot", "SMPTestSupport", .product(name: "Crypto", package: "swift-crypto")],

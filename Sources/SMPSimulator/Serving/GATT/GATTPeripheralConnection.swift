@@ -17,6 +17,7 @@ actor GATTPeripheralConnection {
     private var closed = false
     private let responses: AsyncStream<PendingResponse>
     private let responseSink: AsyncStream<PendingResponse>.Continuation
+    private let responseDropped: @Sendable () -> Void
 
     /// A response waiting to go out as notifications; `sent` resumes when it is out (or dropped).
     private struct PendingResponse: Sendable {
@@ -27,8 +28,9 @@ actor GATTPeripheralConnection {
 
     init(
         bearer: any ATTBearer, device: SimulatedDevice, transport: TransportID, configuration: GATTPeripheralConfiguration,
-        clock: SMPClock, logger: Logger
+        clock: SMPClock, logger: Logger, responseDropped: @escaping @Sendable () -> Void
     ) {
+        self.responseDropped = responseDropped
         self.bearer = bearer
         self.device = device
         self.transport = transport
@@ -154,6 +156,7 @@ actor GATTPeripheralConnection {
         guard !closed else { return }
         guard server.notificationsEnabled else {
             logger.notice("dropping a \(response.count)-byte SMP response: the client has not enabled notifications (CCCD)")
+            responseDropped()
             return
         }
         var offset = 0

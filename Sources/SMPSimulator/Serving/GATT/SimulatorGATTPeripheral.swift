@@ -31,6 +31,7 @@ public final class SimulatorGATTPeripheral: Sendable {
             var closed = false
         }
         let state = Mutex(State())
+        let droppedResponses = Atomic<Int>(0)
     }
 
     private init(
@@ -66,8 +67,10 @@ public final class SimulatorGATTPeripheral: Sendable {
     /// Serves `bearer` as a new connection (closing the previous one); refused while the device
     /// is not advertising.
     public func accept(_ bearer: any ATTBearer) async throws(SimulatorGATTError) {
+        let dropped = link
         let connection = GATTPeripheralConnection(
-            bearer: bearer, device: device, transport: transport, configuration: configuration, clock: clock, logger: logger)
+            bearer: bearer, device: device, transport: transport, configuration: configuration, clock: clock, logger: logger,
+            responseDropped: { dropped.droppedResponses.add(1, ordering: .relaxed) })
         let now = clock.now
         let outcome = link.state.withLock { s -> Result<GATTPeripheralConnection?, SimulatorGATTError> in
             if s.closed { return .failure(.closed) }
@@ -130,6 +133,9 @@ public final class SimulatorGATTPeripheral: Sendable {
 
     /// How many connections were accepted.
     public var connectionCount: Int { link.state.withLock { $0.connections } }
+
+    /// How many SMP responses were dropped because the client had not enabled notifications.
+    public var responsesDroppedWithoutNotifications: Int { link.droppedResponses.load(ordering: .relaxed) }
 
     /// The ATT_MTU of the current connection (nil without one).
     public func currentMTU() async -> Int? {
