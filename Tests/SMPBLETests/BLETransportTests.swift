@@ -115,6 +115,32 @@ struct BLETransportTests {
         }
     }
 
+    @Test("the peripheral's database: Generic Access with the device name, and the SMP service with its CCCD")
+    func peripheralDatabase() async throws {
+        let device = SimulatedDevice(configuration: BLEFixtures.configuration(), logger: BLEFixtures.quietLogger)
+        let peripheral = await SimulatorGATTPeripheral.start(device: device, logger: BLEFixtures.quietLogger)
+        let client = GATTClient(bearer: try await peripheral.connectSocketPair(), logger: BLEFixtures.quietLogger)
+        try await guarded(cleanup: { await client.close(); await peripheral.close() }) { () async throws in
+            #expect(try await client.exchangeMTU() == 498)
+            let services = try await client.discoverPrimaryServices()
+            #expect(services == [
+                GATTService(uuid: .genericAccess, startHandle: 0x0001, endHandle: 0x0003),
+                GATTService(uuid: BLETransport.serviceUUID, startHandle: 0x0010, endHandle: 0x0013),
+            ])
+            let name = try #require(try await client.discoverCharacteristics(of: services[0]).first { $0.uuid == .deviceName })
+            #expect(try await client.read(handle: name.valueHandle) == Array(device.configuration.nodeName.utf8))
+            let smp = try #require(try await client.discoverCharacteristics(of: services[1]).first)
+            #expect(smp.properties == [.writeWithoutResponse, .notify])
+            #expect(try await client.discoverDescriptors(of: smp) == [GATTDescriptor(uuid: .clientCharacteristicConfiguration, handle: 0x0013)])
+            // The SMP value is not readable; the CCCD reads back what was written.
+            await #expect(throws: GATTError.att(ATTErrorResponse(request: .readRequest, handle: 0x0012, code: .readNotPermitted))) {
+                try await client.read(handle: 0x0012)
+            }
+            try await client.setNotifications(.notifications, for: smp)
+            #expect(try await client.read(handle: 0x0013) == [0x01, 0x00])
+        }
+    }
+
     @Test("a device that is rebooting refuses the connection with a clear error; close() finishes the events")
     func refusedWhileRebooting() async throws {
         let (device, peripheral, transport) = try await BLEFixtures.connected()
