@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // Benchmarks for swift-mcumgr, as their own package so that the main package's build and tests
 // never depend on them. Run: `swift run -c release upload-throughput`, `swift run -c release
-// serial-throughput`, `swift run -c release fleet-upgrade`.
+// serial-throughput`, `swift run -c release ble-throughput`, `swift run -c release fleet-upgrade`.
 
 import PackageDescription
 
@@ -34,6 +34,20 @@ let package = Package(
                 .product(name: "SMPSerial", package: "swift-mcumgr"),
                 .product(name: "SMPSimulator", package: "swift-mcumgr"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "ble-throughput",
+            dependencies: [
+                .product(name: "McuMgr", package: "swift-mcumgr"),
+                .product(name: "McuBoot", package: "swift-mcumgr"),
+                .product(name: "SMP", package: "swift-mcumgr"),
+                .product(name: "GATT", package: "swift-mcumgr"),
+                .product(name: "SMPBLE", package: "swift-mcumgr"),
+                .product(name: "SMPSimulator", package: "swift-mcumgr"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
