@@ -37,6 +37,9 @@ struct FleetBenchmark: AsyncParsableCommand {
     @Option(parsing: .upToNextOption, help: "Concurrency limits to measure (0: all devices at once).")
     var concurrency: [Int] = [0]
 
+    @Option(help: "Runs per concurrency limit; the table shows the run with the median wall time, and the range.")
+    var runs = 3
+
     @Option(help: "Directory for fleet.md and fleet.csv (nothing written when empty).")
     var results = "results"
 
@@ -54,15 +57,22 @@ struct FleetBenchmark: AsyncParsableCommand {
         let image = try builder.buildImage()
         var rows: [Measurement] = []
         for limit in concurrency {
-            let childrenBefore = CPUTime.children()
-            let server = try DeviceProcess.start(count: devices, first: firstAddress, latency: latency, bufferCount: bufCount)
-            defer { server.stop() }
-            let measurement = try await measure(image: image, endpoints: try await server.endpoints(), limit: limit == 0 ? nil : limit)
-            server.stop()
-            var row = measurement
-            row.deviceCPU = CPUTime.children() - childrenBefore
-            rows.append(row)
-            print(row.line)
+            var measured: [Measurement] = []
+            for _ in 0..<max(runs, 1) {
+                let childrenBefore = CPUTime.children()
+                let server = try DeviceProcess.start(count: devices, first: firstAddress, latency: latency, bufferCount: bufCount)
+                defer { server.stop() }
+                var row = try await measure(image: image, endpoints: try await server.endpoints(), limit: limit == 0 ? nil : limit)
+                server.stop()
+                row.deviceCPU = CPUTime.children() - childrenBefore
+                print(row.line)
+                measured.append(row)
+            }
+            let sorted = measured.sorted { $0.wallSeconds < $1.wallSeconds }
+            var median = sorted[sorted.count / 2]
+            median.wallRange = (sorted.first!.wallSeconds, sorted.last!.wallSeconds)
+            median.runs = sorted.count
+            rows.append(median)
         }
         let report = Report(rows: rows, devices: devices, latency: latency, imageBytes: image.bytes.count, bufCount: bufCount)
         print("")
@@ -107,6 +117,10 @@ struct Measurement {
     let bytes: Int
     let clientCPU: CPUTime
     var deviceCPU: CPUTime?
+    /// The fastest and slowest wall times of the runs this one is the median of.
+    var wallRange: (Double, Double)?
+    /// How many runs.
+    var runs = 1
 
     var bytesPerSecond: Double { Double(bytes) / wallSeconds }
     var cpuPerDevice: Double { clientCPU.total / Double(devices) }
@@ -140,14 +154,17 @@ struct Report {
             Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, shared with other work while measured (load average \
             before the run: \(Self.loadAverage)).
 
-            | concurrency | devices | wall time (s) | aggregate KiB/s | client CPU (s) | client CPU per device (ms) | device process CPU (s) |
-            |---|---|---|---|---|---|---|
+            Each row is the run with the median wall time of its runs; the range is the fastest and slowest.
+
+            | concurrency | devices | runs | wall time (s) | range (s) | aggregate KiB/s | client CPU (s) | client CPU per device (ms) | device process CPU (s) |
+            |---|---|---|---|---|---|---|---|---|
 
             """
         for row in rows {
+            let range = row.wallRange.map { String(format: "%.2f–%.2f", $0.0, $0.1) } ?? "-"
             text += String(
-                format: "| %@ | %d | %.2f | %.1f | %.2f | %.1f | %@ |\n", row.concurrency.map(String.init) ?? "all", row.devices,
-                row.wallSeconds, row.bytesPerSecond / 1024, row.clientCPU.total, row.cpuPerDevice * 1000,
+                format: "| %@ | %d | %d | %.2f | %@ | %.1f | %.2f | %.1f | %@ |\n", row.concurrency.map(String.init) ?? "all", row.devices,
+                row.runs, row.wallSeconds, range, row.bytesPerSecond / 1024, row.clientCPU.total, row.cpuPerDevice * 1000,
                 row.deviceCPU.map { String(format: "%.2f", $0.total) } ?? "-")
         }
         return text
@@ -160,11 +177,12 @@ struct Report {
     }()
 
     var csv: String {
-        var text = "concurrency,devices,latency_ms,image_bytes,wall_seconds,aggregate_bytes_per_second,client_cpu_seconds,client_cpu_user_seconds,client_cpu_system_seconds,client_cpu_per_device_ms,device_process_cpu_seconds\n"
+        var text = "concurrency,devices,runs,latency_ms,image_bytes,wall_seconds,wall_min_seconds,wall_max_seconds,aggregate_bytes_per_second,client_cpu_seconds,client_cpu_user_seconds,client_cpu_system_seconds,client_cpu_per_device_ms,device_process_cpu_seconds\n"
         for row in rows {
             text += String(
-                format: "%@,%d,%.0f,%d,%.3f,%.0f,%.3f,%.3f,%.3f,%.2f,%@\n", row.concurrency.map(String.init) ?? "all", row.devices, latency,
-                imageBytes, row.wallSeconds, row.bytesPerSecond, row.clientCPU.total, row.clientCPU.user, row.clientCPU.system,
+                format: "%@,%d,%d,%.0f,%d,%.3f,%.3f,%.3f,%.0f,%.3f,%.3f,%.3f,%.2f,%@\n", row.concurrency.map(String.init) ?? "all", row.devices,
+                row.runs, latency, imageBytes, row.wallSeconds, row.wallRange?.0 ?? row.wallSeconds, row.wallRange?.1 ?? row.wallSeconds,
+                row.bytesPerSecond, row.clientCPU.total, row.clientCPU.user, row.clientCPU.system,
                 row.cpuPerDevice * 1000, row.deviceCPU.map { String(format: "%.3f", $0.total) } ?? "")
         }
         return text
