@@ -182,8 +182,8 @@ let package = Package(
         ),
 
         // Tests.
-        .testTarget(name: "CBORTests", dependencies: ["CBOR"], exclude: ["Fixtures"], swiftSettings: strict),
-        .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR", "SMPTestSupport"], swiftSettings: strict),
+        .testTarget(name: "CBORTests", dependencies: ["CBOR", "SMPTestTraits"], exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR", "SMPTestSupport", "SMPTestTraits"], swiftSettings: strict),
         .testTarget(
             name: "SMPSerialTests",
             dependencies: [
@@ -208,7 +208,7 @@ let package = Package(
         .testTarget(
             name: "McuBootTests",
             dependencies: [
-                "McuBoot", "SMPTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                "McuBoot", "SMPTestSupport", "SMPTestTraits", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             exclude: ["Fixtures"],

@@ -1,9 +1,10 @@
 import CBOR
+import SMPTestTraits
 import Testing
 
 /// Bad input becomes a typed `CBORDecodingError`, never a crash and never an allocation of
 /// what a length field claims.
-@Suite("Malformed CBOR")
+@Suite("Malformed CBOR", .cpuHeavy)
 struct MalformedInputTests {
     /// Whether the error says the input stopped early (a truncation, or a length beyond the input).
     static func isTruncation(_ error: CBORDecodingError) -> Bool {

@@ -1,9 +1,10 @@
 import Foundation
 import McuBoot
+import SMPTestTraits
 import Testing
 
 /// Malformed images are refused with the right typed error, and nothing crashes.
-@Suite("Malformed MCUboot images")
+@Suite("Malformed MCUboot images", .cpuHeavy)
 struct McuBootMalformedImageTests {
     /// A small valid image with a protected area (security counter) and a SHA-256 TLV.
     static func validImage(protected: Bool = true) throws -> [UInt8] {

@@ -2,6 +2,7 @@ import SMPTestSupport
 import CBOR
 import Foundation
 import SMP
+import SMPTestTraits
 import Testing
 
 /// The CBOR fixture vectors (hex only), shared with CBORTests.
@@ -125,7 +126,7 @@ struct Mutator {
 
 /// Feeds every input to each decoder: each one either succeeds or throws its typed error.
 /// Whatever decodes must also re-encode and read back to the same value.
-@Suite("Fuzz")
+@Suite("Fuzz", .cpuHeavy)
 struct FuzzTests {
     static let iterations = 100_000
 

@@ -48,7 +48,7 @@ enum BLEFixtures {
         let transport = BLETransport(
             connector: connector(peripheral),
             configuration: BLETransport.Configuration(
-                preferredMTU: preferredMTU, transactionTimeout: .seconds(10), reassemblyBufferSize: reassemblyBufferSize,
+                preferredMTU: preferredMTU, transactionTimeout: .seconds(60), reassemblyBufferSize: reassemblyBufferSize,
                 deviceReassembles: reassemblyBufferSize != nil),
             logger: quietLogger)
         try await transport.connect()
