@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "CBOR", targets: ["CBOR"]),
         .library(name: "SMP", targets: ["SMP"]),
         .library(name: "SMPUDP", targets: ["SMPUDP"]),
+        .library(name: "GATT", targets: ["GATT"]),
+        .library(name: "SMPBLE", targets: ["SMPBLE"]),
         .library(name: "McuBoot", targets: ["McuBoot"]),
         .library(name: "McuMgr", targets: ["McuMgr"]),
         .library(name: "SMPSimulator", targets: ["SMPSimulator"]),
@@ -63,7 +65,18 @@ let package = Package(
         .target(name: "SMPTestTraits", dependencies: ["SMPTestSupport"], swiftSettings: strict),
 
         // ATT and GATT client over an ATT bearer (knows nothing of SMP).
-        .target(name: "GATT", swiftSettings: strict),
+        .target(
+            name: "GATT",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+
+        // SMP over GATT, and the BlueZ kernel-socket path to real adapters (L2CAP LE, HCI scanning).
+        .target(
+            name: "SMPBLE",
+            dependencies: ["SMP", "GATT", "CBlueZ", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
 
         // UDP transport on SwiftNIO.
         .target(
@@ -99,7 +112,7 @@ let package = Package(
         .target(
             name: "SMPSimulator",
             dependencies: [
-                "SMP", "CBOR", "SMPTestSupport",
+                "SMP", "CBOR", "SMPTestSupport", "GATT",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -144,6 +157,19 @@ let package = Package(
         // Tests.
         .testTarget(name: "CBORTests", dependencies: ["CBOR"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR", "SMPTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "GATTTests",
+            dependencies: ["GATT", "SMP", "SMPTestSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SMPBLETests",
+            dependencies: [
+                "SMPBLE", "GATT", "SMP", "SMPSimulator", "SMPTestSupport", "McuMgr", "McuBoot",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "McuBootTests",
             dependencies: ["McuBoot", "SMPTestSupport", .product(name: "Crypto", package: "swift-crypto")],

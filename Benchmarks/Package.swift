@@ -10,6 +10,7 @@ let package = Package(
     dependencies: [
         .package(name: "swift-mcumgr", path: ".."),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .executableTarget(
@@ -20,6 +21,20 @@ let package = Package(
                 .product(name: "SMP", package: "swift-mcumgr"),
                 .product(name: "SMPSimulator", package: "swift-mcumgr"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "ble-throughput",
+            dependencies: [
+                .product(name: "McuMgr", package: "swift-mcumgr"),
+                .product(name: "McuBoot", package: "swift-mcumgr"),
+                .product(name: "SMP", package: "swift-mcumgr"),
+                .product(name: "GATT", package: "swift-mcumgr"),
+                .product(name: "SMPBLE", package: "swift-mcumgr"),
+                .product(name: "SMPSimulator", package: "swift-mcumgr"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
