@@ -79,7 +79,7 @@ struct BLEMalformedInputTests {
         try await connected
         let client = SMPClient(transport: transport, configuration: SMPClient.Configuration(timeout: .milliseconds(300), retries: 0), logger: BLEFixtures.quietLogger)
         async let echo: (any Error)? = {
-            do { _ = try await client.transceive(.write, group: .os, command: 0, payload: [0xA1, 0x61, 0x64, 0x61, 0x78]) } catch { return error }
+            do { _ = try await client.transceive(.write, group: .os, command: 0, payload: [0xA1, 0x61, 0x64, 0x61, 0x78], retryPolicy: .resend) } catch { return error }
             return nil
         }()
         guard case .writeCommand(0x12, let request)? = try await peripheral.next() else {
