@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "SMPUDP", targets: ["SMPUDP"]),
         .library(name: "GATT", targets: ["GATT"]),
         .library(name: "SMPBLE", targets: ["SMPBLE"]),
+        .library(name: "BLEHost", targets: ["BLEHost"]),
         .library(name: "McuBoot", targets: ["McuBoot"]),
         .library(name: "McuMgr", targets: ["McuMgr"]),
         .library(name: "SMPSimulator", targets: ["SMPSimulator"]),
@@ -75,6 +76,14 @@ let package = Package(
         .target(
             name: "SMPBLE",
             dependencies: ["SMP", "GATT", "CBlueZ", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+
+        // Our own LE host over HCI (H4 over TCP, UART or the Linux user channel; L2CAP ATT and
+        // signalling channels): an ATT bearer for the GATT client without a kernel Bluetooth stack.
+        .target(
+            name: "BLEHost",
+            dependencies: ["GATT", "CBlueZ", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
 
