@@ -135,7 +135,7 @@ let package = Package(
         .target(
             name: "McuMgrTools",
             dependencies: [
-                "McuMgr", "SMP", "SMPUDP", "SMPSimulator", "SMPTestSupport", "McuBoot", "Hex",
+                "McuMgr", "SMP", "SMPUDP", "SMPBLE", "BLEHost", "GATT", "SMPSimulator", "SMPTestSupport", "McuBoot", "Hex",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -205,7 +205,11 @@ let package = Package(
         ),
         .testTarget(
             name: "InteropTests",
-            dependencies: ["SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot"],
+            dependencies: [
+                "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "McuMgr", "McuMgrTools", "BLEHost", "GATT", "SMPBLE",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["Peers"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -6,8 +6,16 @@ extension GlobalOptions {
     /// The connection the options name, and whether they named one (without, the built-in simulator answers).
     func connection() throws -> (spec: ConnectionSpec, named: Bool) {
         if let udp { return (try ConnectionSpec(udpOption: udp), true) }
-        if let ble { return (try ConnectionSpec(bleOption: ble), true) }
-        if bleScan { return (.ble(BLEConnectionParameters(peer: .scan)), true) }
+        let controller = try hci.map { text throws(ConnectionStringError) in try ConnectionSpec.hciController(option: text) }
+        if let ble {
+            var spec = try ConnectionSpec(bleOption: ble)
+            if case .ble(var parameters) = spec {
+                parameters.controller = controller
+                spec = .ble(parameters)
+            }
+            return (spec, true)
+        }
+        if bleScan { return (.ble(BLEConnectionParameters(peer: .scan, controller: controller)), true) }
         if sim { return (.simulator, true) }
         if connType != nil || connString != nil {
             return (try ConnectionSpec(type: connType ?? "udp", connString: connString), true)

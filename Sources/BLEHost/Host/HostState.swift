@@ -42,6 +42,8 @@ struct HostState: Sendable {
 struct Pending<Value: Sendable>: Sendable {
     let id: Int
     let opcode: UInt16
+    /// A command the host can do without, given up when something more important needs the controller.
+    var optional = false
     var result: Result<Value, LEHostError>?
     var continuation: CheckedContinuation<Result<Value, LEHostError>, Never>?
 

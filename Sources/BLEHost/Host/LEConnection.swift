@@ -69,6 +69,7 @@ public final class LEConnection: Sendable {
     /// or until the host's command timeout passes. Does nothing once the connection has ended.
     public func disconnect(reason: HCIStatus = .remoteUserTerminated) async {
         guard !isEnded else { return }
+        host.abandonOptionalCommand()
         do {
             try await host.run(.disconnect(handle: handle, reason: reason))
         } catch .commandFailed(_, .unknownConnectionIdentifier) {

@@ -4,7 +4,7 @@ extension LEHost {
     /// Runs `command` and returns its return parameters (status byte first) once the controller
     /// answered with success; empty for a command answered by Command Status.
     @discardableResult
-    func run(_ command: HCICommand, timeout: Duration? = nil) async throws(LEHostError) -> [UInt8] {
+    func run(_ command: HCICommand, timeout: Duration? = nil, optional: Bool = false) async throws(LEHostError) -> [UInt8] {
         let limit = timeout ?? configuration.commandTimeout
         await commandGate.enter()
         defer { commandGate.leave() }
@@ -12,6 +12,7 @@ extension LEHost {
             if let reason = s.closedReason { throw .closed(reason) }
             let id = s.makeID()
             s.command = Pending(id: id, opcode: command.opcode)
+            s.command?.optional = optional
             return id
         }
         logger.trace("→ \(command)")
@@ -45,12 +46,18 @@ extension LEHost {
     /// Runs a command the host can do without: a timeout or a refusal is logged and the host carries on.
     func runOptional(_ command: HCICommand) async -> Bool {
         do {
-            try await run(command, timeout: configuration.optionalCommandTimeout)
+            try await run(command, timeout: configuration.optionalCommandTimeout, optional: true)
             return true
         } catch {
             logger.info("carrying on without \(command): \(error)")
             return false
         }
+    }
+
+    /// Stops waiting for an optional command's answer, so that a disconnect need not wait for it.
+    func abandonOptionalCommand() {
+        guard let (id, opcode) = state.withLock({ s in s.command.flatMap { $0.optional && $0.result == nil ? ($0.id, $0.opcode) : nil } }) else { return }
+        completeCommand(id: id, .failure(.commandTimeout(command: "\(HCICommand.name(of: opcode)) (abandoned)", after: .zero)))
     }
 
     /// Completes the pending command if it is `id` (a timer, or the host shutting down).

@@ -5,13 +5,16 @@ import SMPTestSupport
 import SMPUDP
 
 extension ConnectionFactory {
-    /// The transports of this build: UDP and the built-in simulator. Bluetooth LE (`SMPBLE`, kinds
-    /// `.ble` and `.hci`) and serial (`SMPSerial`, kind `.serial`) register here, one entry each,
-    /// when their targets land; until then their specs parse and connecting says they are not available.
+    /// The transports of this build: UDP, the built-in simulator, and Bluetooth LE through our own
+    /// LE host on an HCI controller (kind `.hci`, with its scanner). Bluetooth LE through BlueZ
+    /// (`.ble`) and serial (`SMPSerial`, kind `.serial`) register here, one entry each, when their
+    /// connectors land; until then their specs parse and connecting says they are not available.
     public static var standard: ConnectionFactory {
         var factory = ConnectionFactory()
         factory.register(.udp, connector: connectUDP)
         factory.register(.simulator, connector: connectSimulator)
+        factory.register(.hci, connector: connectHCI)
+        factory.registerScanner(.hci, scanner: scanHCI)
         return factory
     }
 
