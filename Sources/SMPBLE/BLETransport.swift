@@ -113,9 +113,13 @@ public final class BLETransport: SMPTransport {
     }
 
     private func establish() async throws(SMPTransportError) {
-        let (connected, closed) = state.withLock { ($0.link != nil, $0.closed) }
+        let (current, closed) = state.withLock { ($0.link, $0.closed) }
         if closed { throw .closed }
-        if connected { return }
+        if let current {
+            // Up, unless its bearer has closed and the forwarding task has not said so yet.
+            guard let reason = await current.client.closeReason else { return }
+            linkEnded(current, reason: reason)
+        }
         let bearer: any ATTBearer
         do {
             bearer = try await connector.makeBearer()
