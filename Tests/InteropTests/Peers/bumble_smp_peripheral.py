@@ -11,6 +11,7 @@ It prints one line per event on standard output ("ready", "connected ...", "mtu 
 """
 import argparse
 import asyncio
+import signal
 import socket
 import sys
 
@@ -121,7 +122,7 @@ class Peripheral:
             say(f'param-update failed {error!r}')
 
     def on_disconnection(self, connection, reason):
-        say(f'disconnected {reason}')
+        say(f'disconnected {reason} after {self.written} bytes')
         bridge = self.bridges.pop(connection.handle, None)
         if bridge:
             bridge.close()
@@ -179,4 +180,6 @@ async def main():
 
 
 if __name__ == '__main__':
+    # A child inherits the signals its parent's thread blocked; SIGTERM must end this one.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     asyncio.run(main())
