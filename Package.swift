@@ -203,6 +203,7 @@ let package = Package(
             dependencies: ["McuMgrTools", "McuMgr", "SMPSimulator", "SMPUDP", "SMP", "McuBoot", "SMPTestSupport", "Hex"],
             swiftSettings: strict
         ),
+        .testTarget(name: "BLEHostTests", dependencies: ["BLEHost", "GATT"], swiftSettings: strict),
         .testTarget(
             name: "InteropTests",
             dependencies: [

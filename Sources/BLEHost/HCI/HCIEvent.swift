@@ -69,6 +69,12 @@ public struct CompletedPackets: Sendable, Hashable {
     public var handle: UInt16
     /// How many ACL packets of that handle the controller sent or flushed.
     public var count: UInt16
+
+    /// Makes an entry.
+    public init(handle: UInt16, count: UInt16) {
+        self.handle = handle
+        self.count = count
+    }
 }
 
 /// The LE subevents this host reads (Core spec Vol 4 Part E 7.7.65).
