@@ -92,25 +92,26 @@ public final class LEHost: Sendable {
             if let info = controller { return info }
             throw .busy("the LE host is already starting")
         }
-        let reader = clock.task { [self] in await self.readLoop() }
-        _ = reader
-        _ = try await run(.reset)
+        clock.task { [self] in await readLoop() }
+        try await run(.reset)
         let version = try await run(.readLocalVersion)
         try await run(.setEventMask(Self.eventMask))
         try await run(.leSetEventMask(Self.leEventMask))
         let (length, count) = try await readBufferSize()
         let features = try await run(.leReadLocalSupportedFeatures)
-        var r = ByteReader(features, what: "LE Read Local Supported Features")
-        _ = try decode { () throws(HCIDecodingError) in try r.u8() }
-        let featureBits = try decode { () throws(HCIDecodingError) in try r.u64() }
         let address = self.address
         try await run(.leSetRandomAddress(address))
-        var v = ByteReader(version, what: "Read Local Version Information")
-        _ = try decode { () throws(HCIDecodingError) in try v.u8() }
-        let hciVersion = try decode { () throws(HCIDecodingError) in try v.u8() }
-        _ = try decode { () throws(HCIDecodingError) in try v.u16() }
-        _ = try decode { () throws(HCIDecodingError) in try v.u8() }
-        let manufacturer = try decode { () throws(HCIDecodingError) in try v.u16() }
+        // Status, HCI version, HCI revision, LMP version, manufacturer; status, 8 feature bytes.
+        let (hciVersion, manufacturer, featureBits) = try decode { () throws(HCIDecodingError) in
+            var v = ByteReader(version, what: "Read Local Version Information")
+            _ = try v.u8()
+            let hciVersion = try v.u8()
+            _ = try v.bytes(3)
+            let manufacturer = try v.u16()
+            var f = ByteReader(features, what: "LE Read Local Supported Features")
+            _ = try f.u8()
+            return (hciVersion, manufacturer, try f.u64())
+        }
         let info = ControllerInfo(
             hciVersion: hciVersion, manufacturer: manufacturer, aclDataLength: length, aclBuffers: count, features: LEFeatures(rawValue: featureBits),
             address: address)
@@ -131,17 +132,22 @@ public final class LEHost: Sendable {
         } catch .commandFailed(_, .unknownCommand) {
             answer = try await run(.leReadBufferSize)
         }
-        var r = ByteReader(answer, what: "LE Read Buffer Size")
-        _ = try decode { () throws(HCIDecodingError) in try r.u8() }
-        var length = Int(try decode { () throws(HCIDecodingError) in try r.u16() })
-        var count = Int(try decode { () throws(HCIDecodingError) in try r.u8() })
+        // Status, LE ACL data packet length, total LE ACL packets (v2 adds the ISO buffers after).
+        var (length, count) = try decode { () throws(HCIDecodingError) in
+            var r = ByteReader(answer, what: "LE Read Buffer Size")
+            _ = try r.u8()
+            return (Int(try r.u16()), Int(try r.u8()))
+        }
         if length == 0 || count == 0 {
             let shared = try await run(.readBufferSize)
-            var s = ByteReader(shared, what: "Read Buffer Size")
-            _ = try decode { () throws(HCIDecodingError) in try s.u8() }
-            length = Int(try decode { () throws(HCIDecodingError) in try s.u16() })
-            _ = try decode { () throws(HCIDecodingError) in try s.u8() }
-            count = Int(try decode { () throws(HCIDecodingError) in try s.u16() })
+            // Status, ACL length, SCO length, total ACL packets, total SCO packets.
+            (length, count) = try decode { () throws(HCIDecodingError) in
+                var s = ByteReader(shared, what: "Read Buffer Size")
+                _ = try s.u8()
+                let length = Int(try s.u16())
+                _ = try s.u8()
+                return (length, Int(try s.u16()))
+            }
         }
         guard length > 0, count > 0 else { throw .invalidAnswer("the controller reports no ACL buffers") }
         return (length, count)
@@ -150,6 +156,9 @@ public final class LEHost: Sendable {
     func decode<T>(_ body: () throws(HCIDecodingError) -> T) throws(LEHostError) -> T {
         do { return try body() } catch { throw .invalidAnswer(error.description) }
     }
+
+    /// Whether the host has stopped (closed, or its link to the controller ended).
+    public var isClosed: Bool { state.withLock { $0.closedReason != nil } }
 
     /// Disconnects every connection, ends the reader and closes the transport.
     public func close() async {

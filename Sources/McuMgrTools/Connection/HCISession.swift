@@ -51,7 +51,8 @@ final class HCISession: Sendable {
     /// Opens (once) the controller and its host.
     func host() async throws(BLEError) -> LEHost {
         try await gate.run { () async throws(BLEError) -> LEHost in
-            if let host = state.withLock({ $0.host }) { return host }
+            // A host whose controller link ended is replaced (the controller restarted, the TCP link broke).
+            if let host = state.withLock({ $0.host }), !host.isClosed { return host }
             if state.withLock({ $0.closed }) { throw .io("the connection was closed") }
             let host = LEHost(transport: try await Self.open(controller, logger: logger), clock: HostClock(clock, taskExecutor: clock.taskExecutor), logger: logger)
             do throws(LEHostError) {
