@@ -15,7 +15,7 @@ demo: bootstrap
 	scripts/demo.sh
 
 test: bootstrap
-	swift test --no-parallel
+	swift test
 
 clean:
 	rm -rf .build

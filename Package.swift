@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "CBOR", targets: ["CBOR"]),
         .library(name: "SMP", targets: ["SMP"]),
         .library(name: "SMPUDP", targets: ["SMPUDP"]),
+        .library(name: "SMPSerial", targets: ["SMPSerial"]),
         .library(name: "GATT", targets: ["GATT"]),
         .library(name: "SMPBLE", targets: ["SMPBLE"]),
         .library(name: "BLEHost", targets: ["BLEHost"]),
@@ -30,6 +31,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // DER of RSA keys, checked before BoringSSL parses them (see Sources/McuBoot/RSAPublicKeyDER.swift).
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
@@ -99,10 +102,22 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Serial transport: Zephyr's console framing (base64, CRC16, 0x06 0x09 / 0x04 0x14) or raw
+        // SMP over a tty or pty, with termios set up through Glibc.
+        .target(name: "SMPSerial", dependencies: ["SMP"], swiftSettings: strict),
+
+        // posix_openpt/grantpt/unlockpt/ptsname_r, which Swift's Glibc module hides (_XOPEN_SOURCE).
+        .target(name: "CPseudoTerminal"),
+
         // MCUboot image parsing and verification.
         .target(
             name: "McuBoot",
-            dependencies: ["Hex", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "Hex",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
             swiftSettings: strict
         ),
 
@@ -121,7 +136,7 @@ let package = Package(
         .target(
             name: "SMPSimulator",
             dependencies: [
-                "SMP", "CBOR", "SMPTestSupport", "GATT",
+                "SMP", "CBOR", "SMPTestSupport", "SMPSerial", "CPseudoTerminal", "GATT",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -135,7 +150,7 @@ let package = Package(
         .target(
             name: "McuMgrTools",
             dependencies: [
-                "McuMgr", "SMP", "SMPUDP", "SMPBLE", "BLEHost", "GATT", "SMPSimulator", "SMPTestSupport", "McuBoot", "Hex",
+                "McuMgr", "SMPSerial", "SMP", "SMPUDP", "SMPBLE", "BLEHost", "GATT", "SMPSimulator", "SMPTestSupport", "McuBoot", "Hex",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -155,7 +170,7 @@ let package = Package(
         .executableTarget(
             name: "mcumgr-sim",
             dependencies: [
-                "SMPSimulator", "SMPUDP",
+                "SMPSimulator", "SMPUDP", "SMPSerial",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -166,6 +181,14 @@ let package = Package(
         // Tests.
         .testTarget(name: "CBORTests", dependencies: ["CBOR"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR", "SMPTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "SMPSerialTests",
+            dependencies: [
+                "SMPSerial", "SMP", "SMPSimulator", "SMPTestSupport", "McuMgr", "McuBoot",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "GATTTests",
             dependencies: ["GATT", "SMP", "SMPTestSupport", .product(name: "Logging", package: "swift-log")],
@@ -181,7 +204,10 @@ let package = Package(
         ),
         .testTarget(
             name: "McuBootTests",
-            dependencies: ["McuBoot", "SMPTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "McuBoot", "SMPTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),
@@ -207,7 +233,7 @@ let package = Package(
         .testTarget(
             name: "InteropTests",
             dependencies: [
-                "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "McuMgr", "McuMgrTools", "BLEHost", "GATT", "SMPBLE",
+                "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "McuMgr", "McuMgrTools", "BLEHost", "GATT", "SMPBLE", "SMPTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Peers"],
@@ -215,7 +241,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["SMPSimulator", "McuBoot"],
+            dependencies: ["SMPSimulator", "McuBoot", "SMPTestSupport"],
             swiftSettings: strict
         ),
     ]

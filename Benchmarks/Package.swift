@@ -1,6 +1,7 @@
 // swift-tools-version: 6.1
 // Upload throughput benchmarks for swift-mcumgr, as their own package so that the main
-// package's build and tests never depend on them. Run: `swift run -c release upload-throughput`.
+// package's build and tests never depend on them. Run: `swift run -c release upload-throughput`,
+// `swift run -c release serial-throughput`.
 
 import PackageDescription
 
@@ -19,6 +20,18 @@ let package = Package(
                 .product(name: "McuMgr", package: "swift-mcumgr"),
                 .product(name: "McuBoot", package: "swift-mcumgr"),
                 .product(name: "SMP", package: "swift-mcumgr"),
+                .product(name: "SMPSimulator", package: "swift-mcumgr"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "serial-throughput",
+            dependencies: [
+                .product(name: "McuMgr", package: "swift-mcumgr"),
+                .product(name: "McuBoot", package: "swift-mcumgr"),
+                .product(name: "SMP", package: "swift-mcumgr"),
+                .product(name: "SMPSerial", package: "swift-mcumgr"),
                 .product(name: "SMPSimulator", package: "swift-mcumgr"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

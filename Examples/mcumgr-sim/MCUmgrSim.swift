@@ -1,27 +1,60 @@
 import ArgumentParser
 import Logging
+import SMPSerial
 import SMPSimulator
 import SMPUDP
 
-/// `mcumgr-sim`: a simulated Zephyr device with MCUboot that any SMP client can reach over UDP.
+/// `mcumgr-sim`: a simulated Zephyr device with MCUboot that any SMP client can reach over UDP
+/// or a serial line (a pseudo-terminal).
 @main
 struct MCUmgrSim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mcumgr-sim",
-        abstract: "Run a simulated Zephyr/MCUboot device that answers SMP (mcumgr) over UDP.",
+        abstract: "Run a simulated Zephyr/MCUboot device that answers SMP (mcumgr) over UDP or a serial line.",
         discussion: """
             The device starts with a running, confirmed MCUboot image in slot 0 of each image and \
-            empty secondary slots. It prints "listening on HOST:PORT" once bound, logs one line per \
-            request on standard error, and stops on SIGINT or SIGTERM (exit status 0).
+            empty secondary slots. It prints "listening on HOST:PORT" once bound (and "serial: PATH" \
+            for --serial), logs one line per request on standard error, and stops on SIGINT or \
+            SIGTERM (exit status 0).
             """)
 
+    /// Runs the command with a bare `--serial` turned into `--serial-pty` (a new pty).
+    static func main() async {
+        await main(SerialArgument.rewrite(Array(CommandLine.arguments.dropFirst())))
+    }
+
     @Option(
-        name: .customLong("udp"), help: "Address to serve, HOST:PORT or [IPv6]:PORT (repeatable; default: 127.0.0.1:1337).",
+        name: .customLong("udp"), help: "Address to serve, HOST:PORT or [IPv6]:PORT (repeatable; default: 127.0.0.1:1337 unless --serial is given).",
         transform: { text in
             guard let endpoint = UDPEndpoint(text) else { throw ValidationError("--udp expects HOST:PORT or [IPv6]:PORT") }
             return endpoint
         })
-    var endpoints: [UDPEndpoint] = [UDPEndpoint(host: "127.0.0.1", port: UDPTransport.defaultPort)]
+    var endpoints: [UDPEndpoint] = []
+
+    @Option(
+        name: .customLong("serial"),
+        help: ArgumentHelp(
+            "Serve over a serial line: alone, a new pseudo-terminal whose path is printed as 'serial: PATH'; with PATH, that tty.",
+            valueName: "path"))
+    var serialPath: String?
+
+    @Flag(name: .customLong(SerialArgument.newPseudoTerminalFlag), help: .hidden)
+    var serialPseudoTerminal = false
+
+    /// Serving a serial line: nil for none, "" for a new pty, else the tty's path.
+    var serial: String? { serialPath ?? (serialPseudoTerminal ? "" : nil) }
+
+    @Option(name: .customLong("baud"), help: "Model a UART of this baud rate on --serial (baud/10 bytes/s each way; default: no limit).")
+    var baud: Int?
+
+    @Option(name: .customLong("line-length"), help: "Longest console frame the device sends on --serial, marker and newline included.")
+    var lineLength = ConsoleFrameEncoder.defaultLineLength
+
+    @Flag(name: .customLong("raw"), help: "Raw SMP packets on --serial (MCUMGR_TRANSPORT_RAW_UART) instead of console framing.")
+    var raw = false
+
+    @Flag(name: .customLong("console-noise"), help: "Mix Zephyr-style log lines between the frames the device sends on --serial.")
+    var consoleNoise = false
 
     @Option(name: .customLong("buf-count"), help: "SMP buffers (buf_count): requests held at once.")
     var bufferCount = 4
@@ -143,6 +176,14 @@ struct MCUmgrSim: AsyncParsableCommand {
 
     func validate() throws {
         guard bufferCount >= 1, bufferSize >= 64 else { throw ValidationError("--buf-count must be ≥ 1 and --buf-size ≥ 64") }
+        if serial == nil, baud != nil || raw || consoleNoise || lineLength != ConsoleFrameEncoder.defaultLineLength {
+            throw ValidationError("--baud, --line-length, --raw and --console-noise apply to --serial")
+        }
+        if let baud, baud <= 0 { throw ValidationError("--baud must be positive") }
+        guard (7...ConsoleFrameEncoder.maximumLineLength).contains(lineLength) else {
+            throw ValidationError("--line-length must be 7 to \(ConsoleFrameEncoder.maximumLineLength)")
+        }
+        if raw && consoleNoise { throw ValidationError("--console-noise needs console framing: raw packets cannot share the line with log text") }
         guard (1...8).contains(images) else { throw ValidationError("--images must be 1 to 8") }
         guard busy >= 0 else { throw ValidationError("--busy must be 0 or more") }
         if secondary != nil, mode.slotsPerImage < 2 {
@@ -168,6 +209,8 @@ struct MCUmgrSim: AsyncParsableCommand {
             await device.install(bytes, image: 0, slot: 1, mark: secondary.mark)
         }
         var servers: [SimulatorUDPServer] = []
+        let endpoints = endpoints.isEmpty && serial == nil
+            ? [UDPEndpoint(host: "127.0.0.1", port: UDPTransport.defaultPort)] : endpoints
         for endpoint in endpoints {
             do {
                 let server = try await SimulatorUDPServer.start(device: device, host: endpoint.host, port: endpoint.port)
@@ -178,9 +221,23 @@ struct MCUmgrSim: AsyncParsableCommand {
                 throw BindError(endpoint: endpoint, underlying: "\(error)")
             }
         }
+        var serialServer: SimulatorSerialServer?
+        if let serial {
+            do {
+                let options = SimulatorSerialServer.Options(
+                    framing: raw ? .raw : .console, lineLength: lineLength, baudRate: baud, consoleNoise: consoleNoise)
+                let server = try await SimulatorSerialServer.start(device: device, path: serial.isEmpty ? nil : serial, options: options)
+                serialServer = server
+                Console.write("serial: \(server.path)", to: 1)
+            } catch {
+                for server in servers { await server.close() }
+                throw SerialServeError(path: serial.isEmpty ? "a new pseudo-terminal" : serial, underlying: "\(error)")
+            }
+        }
         let reason = await StopWaiter.wait(watchesStandardInput: exitOnEndOfInput)
         Console.write("mcumgr-sim: \(reason), stopping", to: 2)
         for server in servers { await server.close() }
+        await serialServer?.close()
     }
 
     private func deviceConfiguration() -> DeviceConfiguration {
@@ -243,6 +300,14 @@ enum FaultDirectionChoice: String, ExpressibleByArgument, CaseIterable {
         case .both: return .both
         }
     }
+}
+
+/// The simulator could not serve the serial line.
+struct SerialServeError: Error, CustomStringConvertible {
+    let path: String
+    let underlying: String
+
+    var description: String { "cannot serve \(path): \(underlying)" }
 }
 
 /// The simulator could not bind one of its addresses.

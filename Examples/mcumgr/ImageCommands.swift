@@ -4,11 +4,11 @@ import SMP
 import McuMgrTools
 
 extension MCUmgr {
-    /// `mcumgr image list|upload|test|confirm|erase|slot-info`.
+    /// `mcumgr image list|upload|test|confirm|erase|slot-info|info`.
     struct Image: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "image", abstract: "Manage the device's firmware images and slots.",
-            subcommands: [List.self, Upload.self, Test.self, Confirm.self, Erase.self, SlotInfo.self])
+            subcommands: [List.self, Upload.self, Test.self, Confirm.self, Erase.self, SlotInfo.self, Info.self])
     }
 }
 
@@ -46,6 +46,8 @@ extension MCUmgr.Image {
 
         @OptionGroup var chunking: UploadOptions
 
+        @OptionGroup var signature: SignatureKeyOptions
+
         @OptionGroup var global: GlobalOptions
 
         private struct Answer: Encodable {
@@ -60,6 +62,7 @@ extension MCUmgr.Image {
 
         func run() async throws {
             let mcuboot = try InputFile.mcubootImage(file)
+            try SignatureKeyFiles.verify(mcuboot, path: file, keys: try signature.keys())
             let start = ContinuousClock.now
             try await global.withClient { client in
                 let target = ImageUploadTarget(client: client, image: image, sha: mcuboot.fileSHA256, upgrade: upgrade)

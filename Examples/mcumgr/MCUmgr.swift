@@ -17,8 +17,8 @@ struct MCUmgr: AsyncParsableCommand {
             --json prints one JSON document on standard output (hashes as lowercase hex); messages and progress go to \
             standard error then.
 
-            Exit status: 0 success, 1 the device answered with an error, 2 usage error, \
-            3 the device could not be reached (transport error or timeout), 4 invalid input file.
+            Exit status: 0 success, 1 the device answered with an error or cannot take the image, 2 usage error, \
+            3 the device could not be reached (transport error or timeout), 4 invalid input file, key file or signature.
             """,
         subcommands: [
             Image.self, Upgrade.self,

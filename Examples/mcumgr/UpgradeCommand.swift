@@ -11,7 +11,9 @@ extension MCUmgr {
                 Each FILE is an MCUboot image; give its image number as FILE@N or with one --image-index per file \
                 (default: the file's position, 0 for the first). Images already on the device are not sent again. \
                 Modes: test-and-confirm (default: the image runs on test and is confirmed once it booted), \
-                confirm-only (no revert), test-only (the application must confirm itself), upload-only.
+                confirm-only (no revert), test-only (the application must confirm itself), upload-only. \
+                Before the first chunk, each image is checked: its signature with --key, and that it fits the device \
+                (slot size, image number and dependencies, version with --no-downgrade, security counter).
                 """)
 
         @Argument(help: ArgumentHelp("MCUboot image files, optionally as FILE@IMAGE.", valueName: "file"))
@@ -24,6 +26,8 @@ extension MCUmgr {
         var mode = FirmwareUpgradeMode.testAndConfirm.rawValue
 
         @OptionGroup var chunking: UploadOptions
+
+        @OptionGroup var signature: SignatureKeyOptions
 
         @Flag(name: .customLong("no-downgrade"), help: "Refuse an image that is not newer than the running one.")
         var noDowngrade = false
@@ -58,11 +62,16 @@ extension MCUmgr {
         }
 
         func run() async throws {
-            let images = try ImageFileArgument.upgradeImages(files.map { ImageFileArgument($0) }, explicitIndices: imageIndices)
+            let arguments = files.map { ImageFileArgument($0) }
+            let images = try ImageFileArgument.upgradeImages(arguments, explicitIndices: imageIndices)
+            let keys = try signature.keys()
+            for (argument, image) in zip(arguments, images) {
+                try SignatureKeyFiles.verify(image.image, path: argument.path, keys: keys)
+            }
             let configuration = FirmwareUpgradeConfiguration(
                 mode: FirmwareUpgradeMode(rawValue: mode)!, pipelineDepth: chunking.pipelineDepth, byteAlignment: chunking.alignment,
                 eraseAppSettings: eraseSettings, estimatedSwapTime: .seconds(swapTime), resetTimeout: .seconds(resetTimeout),
-                rejectsDowngrade: noDowngrade, chunkTimeout: global.chunkTimeout)
+                rejectsDowngrade: noDowngrade, chunkTimeout: global.chunkTimeout, signatureKeys: keys)
             let output = global.output
             let report = try await global.withClient { client in
                 let upgrade = try FirmwareUpgradeManager(client: client).start(images: images, configuration: configuration)

@@ -166,14 +166,6 @@ private struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 }
 
-private struct IndexKey: CodingKey {
-    var stringValue: String { String(intValue!) }
-    var intValue: Int?
-    init(_ index: Int) { intValue = index }
-    init?(stringValue: String) { nil }
-    init?(intValue: Int) { self.intValue = intValue }
-}
-
 private struct UnkeyedReader: UnkeyedDecodingContainer {
     let items: [CBORValue]
     let codingPath: [any CodingKey]

@@ -85,14 +85,6 @@ private final class EncodingBox {
     }
 }
 
-private struct IndexKey: CodingKey {
-    var stringValue: String { String(intValue!) }
-    var intValue: Int?
-    init(_ index: Int) { intValue = index }
-    init?(stringValue: String) { nil }
-    init?(intValue: Int) { self.intValue = intValue }
-}
-
 private struct TreeEncoder: Encoder {
     let box: EncodingBox
     let codingPath: [any CodingKey]

@@ -38,11 +38,16 @@ public enum McuBootError: Error, Equatable, Sendable, CustomStringConvertible {
     case hashMismatch(expected: [UInt8], actual: [UInt8])
     /// Signature verification was asked for, but the image is not signed.
     case missingSignature
-    /// The image's signatures are of other kinds than the key given.
-    case signatureKindMismatch(key: McuBootSignatureKind, image: [McuBootSignatureKind])
+    /// The image's signatures are of other kinds than every key given (a key of another algorithm).
+    case signatureKindMismatch(keys: [McuBootKeyAlgorithm], image: [McuBootSignatureKind])
+    /// The image names a signing key (its `KEYHASH` TLV, or the hash of its `PUBKEY` TLV) that none
+    /// of the keys given is; `keyHashes` are theirs, computed the same way.
+    case keyMismatch(imageKeyHash: [UInt8], keyHashes: [[UInt8]])
+    /// A signature TLV is shorter than its algorithm needs (`expected` bytes).
+    case truncatedSignature(kind: McuBootSignatureKind, length: Int, expected: Int)
     /// The signature does not verify with the given public key.
     case signatureInvalid
-    /// The image's signature is of a kind this module cannot verify (e.g. RSA, ECDSA P-384).
+    /// The image's signature is of a kind this module cannot verify (ECDSA P-224, ECDSA P-384).
     case unsupportedSignature(McuBootSignatureKind)
     /// A key could not be read (format, curve or encoding not supported).
     case invalidKey(String)
@@ -108,19 +113,30 @@ public enum McuBootError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingSignature:
             return "MCUboot image is not signed (no signature TLV). Sign it with imgtool sign --key, or skip "
                 + "signature verification."
-        case .signatureKindMismatch(let key, let image):
+        case .signatureKindMismatch(let keys, let image):
             let kinds = image.map(\.description).joined(separator: ", ")
-            return "The image is signed with \(kinds), but the key given is \(key). Use the public key of the "
-                + "key pair the image was signed with."
+            let names = keys.map(\.description).joined(separator: ", ")
+            let given = keys.isEmpty ? "no key was given" : keys.count == 1 ? "the key given is \(names)" : "the keys given are \(names)"
+            return "The image is signed with \(kinds), but \(given). Use the public key of the key pair the "
+                + "image was signed with."
+        case .keyMismatch(let imageKeyHash, let keyHashes):
+            let given = keyHashes.count == 1
+                ? "the key given (key hash \(keyHashes[0].hexString))"
+                : "any of the \(keyHashes.count) keys given (key hashes \(keyHashes.map(\.hexString).joined(separator: ", ")))"
+            return "The image was signed with the key whose hash is \(imageKeyHash.hexString), not with \(given). "
+                + "Use the public key of the key pair the image was signed with."
+        case .truncatedSignature(let kind, let length, let expected):
+            return "Corrupt MCUboot image: its \(kind) signature has \(length) bytes, fewer than the \(expected) "
+                + "it needs. The file was cut or altered after signing; sign it again."
         case .signatureInvalid:
             return "MCUboot image signature does not verify with this public key: the image was signed with "
                 + "another key, or altered after signing. Check the key, or sign the image again."
         case .unsupportedSignature(let kind):
-            return "Cannot verify the image's \(kind) signature: only ECDSA P-256 (with SHA-256) and Ed25519 "
-                + "are supported. Verify it with imgtool verify --key instead."
+            return "Cannot verify the image's \(kind) signature: only ECDSA P-256 (with SHA-256), Ed25519, "
+                + "RSA-2048 and RSA-3072 are supported. Verify it with imgtool verify --key instead."
         case .invalidKey(let reason):
-            return "Cannot use the key: \(reason). Give an ECDSA P-256 or Ed25519 key in PEM form "
-                + "(imgtool keygen -t ecdsa-p256|ed25519, or imgtool getpub -e pem)."
+            return "Cannot use the key: \(reason). Give an ECDSA P-256, Ed25519, RSA-2048 or RSA-3072 key, PEM or "
+                + "DER, public or private (imgtool keygen, or imgtool getpub -e pem)."
         case .invalidBuilderParameter(let reason):
             return "Cannot build the MCUboot image: \(reason)."
         }

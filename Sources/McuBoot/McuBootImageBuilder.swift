@@ -110,7 +110,7 @@ public struct McuBootImageBuilder: Sendable {
             case .hash:
                 unprotected.append(McuBootTLV(type: .keyHash, value: publicKey.keyHash(using: hashAlgorithm)))
             case .full:
-                unprotected.append(McuBootTLV(type: .publicKey, value: publicKey.subjectPublicKeyInfo))
+                unprotected.append(McuBootTLV(type: .publicKey, value: publicKey.publicKeyBytes))
             }
             let signature = try signingKey.sign(hashedBytes: image[...], digest: digest)
             unprotected.append(McuBootTLV(type: signingKey.algorithm.signatureKind.tlvType, value: signature))

@@ -34,11 +34,16 @@ public struct McuBootImageFlags: OptionSet, Sendable, Hashable, CustomStringConv
         (.compressedARMThumb, "COMPRESSED_ARM_THUMB"),
     ]
 
-    /// The set flags by imgtool name, e.g. `[NON_BOOTABLE, RAM_LOAD]`; unknown bits in hex.
-    public var description: String {
+    /// The set flags by imgtool name, e.g. `["NON_BOOTABLE", "RAM_LOAD"]`; unknown bits last, in hex.
+    public var names: [String] {
         var parts = Self.names.filter { contains($0.0) }.map(\.1)
         let known = Self.names.reduce(UInt32(0)) { $0 | $1.0.rawValue }
         if rawValue & ~known != 0 { parts.append(hex(rawValue & ~known, width: 8)) }
-        return "[" + parts.joined(separator: ", ") + "]"
+        return parts
+    }
+
+    /// The set flags by imgtool name, e.g. `[NON_BOOTABLE, RAM_LOAD]`; unknown bits in hex.
+    public var description: String {
+        "[" + names.joined(separator: ", ") + "]"
     }
 }

@@ -1,29 +1,54 @@
 import Crypto
+import _CryptoExtras
 
-/// A public key to verify an MCUboot image signature with: ECDSA P-256 or Ed25519.
+/// A public key to verify MCUboot image signatures with: ECDSA P-256, Ed25519, RSA-2048 or RSA-3072.
+///
+/// Read one from a key file with ``init(keyFile:)`` (PEM or DER, public or private, as imgtool writes them).
 public struct McuBootPublicKey: Sendable, Hashable {
     /// Which algorithm the key is for.
     public let algorithm: McuBootKeyAlgorithm
-    /// The key bytes: the 65-byte uncompressed point (X9.63) for P-256, 32 bytes for Ed25519.
+    /// The key bytes: the 65-byte uncompressed point (X9.63) for P-256, 32 bytes for Ed25519, the
+    /// PKCS#1 `RSAPublicKey` DER for RSA.
     public let rawRepresentation: [UInt8]
+    /// The DER SubjectPublicKeyInfo (what `imgtool getpub -e pem` writes, base64-encoded).
+    public let subjectPublicKeyInfo: [UInt8]
 
     /// Wraps a swift-crypto P-256 signing public key.
     public init(_ key: P256.Signing.PublicKey) {
         algorithm = .ecdsaP256
         rawRepresentation = Array(key.x963Representation)
+        subjectPublicKeyInfo = KeyDER.p256SPKIPrefix + rawRepresentation
     }
 
     /// Wraps a swift-crypto Ed25519 public key.
     public init(_ key: Curve25519.Signing.PublicKey) {
         algorithm = .ed25519
         rawRepresentation = Array(key.rawRepresentation)
+        subjectPublicKeyInfo = KeyDER.ed25519SPKIPrefix + rawRepresentation
     }
 
-    /// Creates a key from its raw bytes; throws when they are not a valid key of `algorithm`.
+    /// Wraps a swift-crypto RSA public key; throws unless it has 2048 or 3072 bits (what MCUboot verifies).
+    public init(_ key: _RSA.Signing.PublicKey) throws(McuBootError) {
+        switch key.keySizeInBits {
+        case 2048: algorithm = .rsa2048
+        case 3072: algorithm = .rsa3072
+        case let bits: throw .invalidKey("an RSA key of \(bits) bits cannot verify MCUboot images (RSA-2048 and RSA-3072 only)")
+        }
+        rawRepresentation = Array(key.pkcs1DERRepresentation)
+        subjectPublicKeyInfo = Array(key.derRepresentation)
+    }
+
+    /// Creates a key from its raw bytes (see ``rawRepresentation``); throws when they are not a
+    /// valid key of `algorithm`.
     public init(algorithm: McuBootKeyAlgorithm, rawRepresentation: [UInt8]) throws(McuBootError) {
         switch algorithm {
         case .ecdsaP256: self.init(try Self.p256Key(rawRepresentation))
         case .ed25519: self.init(try Self.ed25519Key(rawRepresentation))
+        case .rsa2048, .rsa3072:
+            try self.init(try Self.rsaKey(rawRepresentation))
+            guard self.algorithm == algorithm else {
+                throw .invalidKey("the bytes are an \(self.algorithm) key, not \(algorithm)")
+            }
         }
     }
 
@@ -43,43 +68,33 @@ public struct McuBootPublicKey: Sendable, Hashable {
         return key
     }
 
-    /// Reads a PEM key as imgtool writes it: a public key (`imgtool getpub -e pem`) or an
-    /// unencrypted private key (`imgtool keygen`), whose public half is taken.
-    public init(pemRepresentation pem: String) throws(McuBootError) {
-        let block = try PEMBlock(parsing: pem)
-        switch block.label {
-        case "PUBLIC KEY":
-            if let raw = KeyDER.key32(block.der, prefix: KeyDER.ed25519SPKIPrefix) {
-                try self.init(algorithm: .ed25519, rawRepresentation: raw)
-            } else if let key = try? P256.Signing.PublicKey(derRepresentation: block.der) {
-                self.init(key)
-            } else {
-                throw .invalidKey("the public key is neither ECDSA P-256 nor Ed25519 (RSA and P-384 are not supported)")
-            }
-        case "PRIVATE KEY", "EC PRIVATE KEY":
-            self = try McuBootSigningKey(pemRepresentation: pem).publicKey
-        case "ENCRYPTED PRIVATE KEY":
-            throw .invalidKey("the private key is password-protected; export its public key with imgtool getpub -e pem")
-        default:
-            throw .invalidKey("a PEM block labelled \(block.label) is not a key")
+    /// The swift-crypto RSA key of a PKCS#1 or SubjectPublicKeyInfo DER (any size; callers check it).
+    /// The DER is checked with SwiftASN1 first (see `RSAPublicKeyDER`).
+    static func rsaKey(_ der: [UInt8]) throws(McuBootError) -> _RSA.Signing.PublicKey {
+        guard let (modulus, exponent) = RSAPublicKeyDER.components(der),
+              let key = try? _RSA.Signing.PublicKey(n: modulus, e: exponent)
+        else {
+            throw .invalidKey("the bytes are not an RSA public key (PKCS#1 or SubjectPublicKeyInfo DER)")
         }
+        return key
     }
 
     /// The signature TLV kind made with this key.
     public var signatureKind: McuBootSignatureKind { algorithm.signatureKind }
 
-    /// The DER SubjectPublicKeyInfo: the bytes imgtool embeds with `--public-key-format full`
-    /// (TLV 0x02) and hashes for the `KEYHASH` TLV (0x01).
-    public var subjectPublicKeyInfo: [UInt8] {
+    /// The public key bytes as imgtool's `get_public_bytes()` gives them: the SubjectPublicKeyInfo
+    /// for ECDSA and Ed25519, the PKCS#1 `RSAPublicKey` for RSA. `--public-key-format full` embeds
+    /// them (TLV 0x02) and the `KEYHASH` TLV (0x01) is their digest.
+    public var publicKeyBytes: [UInt8] {
         switch algorithm {
-        case .ecdsaP256: KeyDER.p256SPKIPrefix + rawRepresentation
-        case .ed25519: KeyDER.ed25519SPKIPrefix + rawRepresentation
+        case .ecdsaP256, .ed25519: subjectPublicKeyInfo
+        case .rsa2048, .rsa3072: rawRepresentation
         }
     }
 
-    /// The `KEYHASH` TLV value for this key: the digest of ``subjectPublicKeyInfo`` with the
-    /// image's hash algorithm.
+    /// The `KEYHASH` TLV value for this key: the digest of ``publicKeyBytes`` with the image's
+    /// hash algorithm (as imgtool computes it).
     public func keyHash(using algorithm: McuBootHashAlgorithm = .sha256) -> [UInt8] {
-        algorithm.digest(subjectPublicKeyInfo[...])
+        algorithm.digest(publicKeyBytes[...])
     }
 }

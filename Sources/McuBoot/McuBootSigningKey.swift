@@ -1,6 +1,7 @@
 import Crypto
 
-/// A private key the ``McuBootImageBuilder`` signs images with: ECDSA P-256 or Ed25519.
+/// A private key the ``McuBootImageBuilder`` signs images with: ECDSA P-256 or Ed25519 (RSA keys
+/// verify, see ``McuBootPublicKey``, but do not sign here).
 ///
 /// Holds the private key bytes in memory; meant for tests, simulators and development keys.
 public struct McuBootSigningKey: Sendable {
@@ -57,6 +58,9 @@ public struct McuBootSigningKey: Sendable {
             case .ed25519:
                 let key = try Curve25519.Signing.PrivateKey(rawRepresentation: privateBytes)
                 return Array(try key.signature(for: digest))
+            case .rsa2048, .rsa3072:
+                // Not reached: no initialiser makes an RSA signing key.
+                throw McuBootError.invalidKey("RSA signing is not supported")
             }
         } catch {
             throw .invalidKey("signing failed: \(error)")

@@ -27,12 +27,20 @@ public final class BLETransport: SMPTransport {
         /// The device's reassembly buffer (`buf_size`) when it reassembles fragmented writes; nil
         /// while unknown, so that packets fit one write.
         public var reassemblyBufferSize: Int?
+        /// Whether the device reassembles writes into its `buf_size` once the session has read it
+        /// (Zephyr's `CONFIG_MCUMGR_TRANSPORT_BT_REASSEMBLY`, on in nRF Connect SDK builds); when
+        /// false, and no ``reassemblyBufferSize`` is given, every packet fits one write.
+        public var deviceReassembles: Bool
 
         /// Makes a configuration.
-        public init(preferredMTU: Int = 498, transactionTimeout: Duration = .seconds(30), reassemblyBufferSize: Int? = nil) {
+        public init(
+            preferredMTU: Int = 498, transactionTimeout: Duration = .seconds(30), reassemblyBufferSize: Int? = nil,
+            deviceReassembles: Bool = true
+        ) {
             self.preferredMTU = preferredMTU
             self.transactionTimeout = transactionTimeout
             self.reassemblyBufferSize = reassemblyBufferSize
+            self.deviceReassembles = deviceReassembles
         }
     }
 
@@ -84,6 +92,14 @@ public final class BLETransport: SMPTransport {
     public var reassemblyBufferSize: Int? {
         get { state.withLock { $0.reassemblyBufferSize } }
         set { state.withLock { $0.reassemblyBufferSize = newValue.map { max($0, 0) } } }
+    }
+
+    /// The session's report of the device's `buf_size` (once it negotiated): the device reassembles
+    /// writes into a buffer that size (Nordic's libraries assume the same of a device that answers
+    /// the parameters command). A reassembly buffer given in the configuration wins.
+    public func setDeviceBufferSize(_ size: Int?) async {
+        guard configuration.reassemblyBufferSize == nil, configuration.deviceReassembles else { return }
+        reassemblyBufferSize = size
     }
 
     /// The ATT_MTU of the current (or last) connection; 23 before the first.

@@ -1,3 +1,4 @@
+import SMPTestSupport
 import Testing
 
 /// Checks shared by the command-line tests.

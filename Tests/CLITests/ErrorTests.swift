@@ -1,3 +1,4 @@
+import SMPTestSupport
 import Foundation
 import Testing
 

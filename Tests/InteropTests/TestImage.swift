@@ -1,3 +1,4 @@
+import SMPTestSupport
 import Foundation
 import McuBoot
 
@@ -10,7 +11,7 @@ struct TestImage: Sendable {
 
     /// Makes an image of `size` payload bytes with `version` (imgtool notation, e.g. `1.2.3+7`).
     static func make(version: String, size: Int = 220 * 1024, seed: UInt64 = 1) async throws -> TestImage {
-        try Interop.requirePeers()
+        try BuiltProducts.requirePeers()
         let directory = try Interop.temporaryDirectory("image")
         let input = directory.appendingPathComponent("app.bin")
         let output = directory.appendingPathComponent("app.signed.bin")

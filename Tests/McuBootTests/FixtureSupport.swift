@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 import McuBoot
@@ -185,20 +188,51 @@ enum Imgtool {
 
     @discardableResult
     static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
+        let (status, output) = try ChildProcess.run(path, arguments, mergingErrors: true)
+        let text = String(decoding: output, as: UTF8.self)
+        guard status == 0 else {
             throw Failure(description: "imgtool \(arguments.joined(separator: " ")) failed: \(text)")
         }
         return text
+    }
+}
+
+/// Runs a program to its end with posix_spawn and waitpid, its output in a temporary file.
+///
+/// Not Foundation's `Process`: its pipe reads trap on EINTR, and many concurrent launches from
+/// parallel tests have crashed it; this is the plain POSIX way, retried on EINTR.
+enum ChildProcess {
+    struct SpawnError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The exit status and standard output (with standard error when `mergingErrors`) of
+    /// `executable arguments`; `executable` is looked up in `PATH` when it has no slash.
+    static func run(_ executable: String, _ arguments: [String], mergingErrors: Bool = false) throws -> (status: Int32, output: Data) {
+        let outPath = FileManager.default.temporaryDirectory.appendingPathComponent("mcuboot-tests-out-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: outPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if mergingErrors {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw SpawnError(description: "cannot start \(executable): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else { throw SpawnError(description: "waitpid for \(executable) failed: \(String(cString: strerror(errno)))") }
+        }
+        // WIFEXITED / WEXITSTATUS; a signal gives 128 + its number.
+        let exitStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return (exitStatus, try Data(contentsOf: URL(fileURLWithPath: outPath)))
     }
 }
 

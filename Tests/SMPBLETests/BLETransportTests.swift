@@ -12,26 +12,26 @@ struct BLETransportTests {
     func echoAndSizes() async throws {
         let (_, peripheral, transport) = try await BLEFixtures.connected()
         let client = BLEFixtures.client(transport)
-        #expect(try await DefaultManager(client: client).echo("hello over GATT") == "hello over GATT")
-        #expect(transport.mtu == 498)
-        #expect(await transport.linkUnit == 495)
-        #expect(await transport.maximumPacketSize == 495)
-        #expect(await peripheral.currentMTU() == 498)
-        #expect(await peripheral.notificationsEnabled())
-        transport.reassemblyBufferSize = 2048
-        #expect(await transport.maximumPacketSize == 2048)
-        // A request larger than one write now goes out as several and is reassembled by the device.
-        let long = String(repeating: "0123456789", count: 150)
-        #expect(try await DefaultManager(client: client).echo(long) == long)
-        await client.close()
-        await peripheral.close()
+        try await guarded(cleanup: { await client.close(); await peripheral.close() }) { () async throws in
+            #expect(try await DefaultManager(client: client).echo("hello over GATT") == "hello over GATT")
+            #expect(transport.mtu == 498)
+            #expect(await transport.linkUnit == 495)
+            #expect(await transport.maximumPacketSize == 495)
+            #expect(await peripheral.currentMTU() == 498)
+            #expect(await peripheral.notificationsEnabled())
+            transport.reassemblyBufferSize = 2048
+            #expect(await transport.maximumPacketSize == 2048)
+            // A request larger than one write now goes out as several and is reassembled by the device.
+            let long = String(repeating: "0123456789", count: 150)
+            #expect(try await DefaultManager(client: client).echo(long) == long)
+        }
     }
 
     @Test("every manager over BLE: OS, image, stats, settings, log, file system, shell, enumeration, basic")
     func managersSmoke() async throws {
         let (device, peripheral, transport) = try await BLEFixtures.connected(reassemblyBufferSize: 2048)
         let client = BLEFixtures.client(transport)
-        do {
+        try await guarded(cleanup: { await client.close(); await peripheral.close() }) { () async throws in
             let os = DefaultManager(client: client)
             #expect(try await os.echo("ble") == "ble")
             #expect(try await os.parameters() == McuMgrParameters(bufferSize: 2048, bufferCount: 4))
@@ -64,13 +64,7 @@ struct BLETransportTests {
             #expect(try await EnumerationManager(client: client).count() > 5)
             try await BasicManager(client: client).eraseStorage()
             #expect(await device.file(at: "/lfs1/ble.bin") == nil)
-        } catch {
-            await client.close()
-            await peripheral.close()
-            throw error
         }
-        await client.close()
-        await peripheral.close()
     }
 
     @Test("a 2 KiB response in a hundred 20-byte notifications is reassembled (MTU 23)")
@@ -78,12 +72,12 @@ struct BLETransportTests {
         let (_, peripheral, transport) = try await BLEFixtures.connected(
             device: BLEFixtures.configuration { $0.bufferSize = 4096 }, gatt: GATTPeripheralConfiguration(maximumMTU: 23), reassemblyBufferSize: 4096)
         let client = BLEFixtures.client(transport)
-        #expect(transport.mtu == 23)
-        #expect(await transport.linkUnit == 20)
-        let text = String((0..<2100).map { Character(UnicodeScalar(UInt8(0x41 + $0 % 26))) })
-        #expect(try await DefaultManager(client: client).echo(text) == text)
-        await client.close()
-        await peripheral.close()
+        try await guarded(cleanup: { await client.close(); await peripheral.close() }) { () async throws in
+            #expect(transport.mtu == 23)
+            #expect(await transport.linkUnit == 20)
+            let text = String((0..<2100).map { Character(UnicodeScalar(UInt8(0x41 + $0 % 26))) })
+            #expect(try await DefaultManager(client: client).echo(text) == text)
+        }
     }
 
     @Test("after a disconnect, connect() makes a new bearer and the new MTU is the link unit")
@@ -97,54 +91,80 @@ struct BLETransportTests {
             do { return try await peripheral.connectSocketPair() } catch { throw .hostDown("\(error)") }
         }
         let transport = BLETransport(connector: connector, logger: BLEFixtures.quietLogger)
-        try await transport.connect()
         let client = BLEFixtures.client(transport)
-        #expect(try await DefaultManager(client: client).echo("first") == "first")
-        #expect(await transport.linkUnit == 495)
+        try await guarded(cleanup: { await client.close(); await wide.close(); await narrow.close() }) { () async throws in
+            try await transport.connect()
+            #expect(try await DefaultManager(client: client).echo("first") == "first")
+            #expect(await transport.linkUnit == 495)
 
-        await wide.disconnect()
-        // Until the transport notices, sends may fail; connect() is a no-op while it still thinks it is up.
-        var reconnected = false
-        for _ in 0..<200 where !reconnected {
-            do {
-                try await transport.connect()
-                reconnected = transport.mtu == 185
-            } catch {}
-            if !reconnected { try await Task.sleep(for: .milliseconds(10)) }
+            await wide.disconnect()
+            // Until the transport notices, sends may fail; connect() is a no-op while it still thinks it is up.
+            var reconnected = false
+            for _ in 0..<200 where !reconnected {
+                do {
+                    try await transport.connect()
+                    reconnected = transport.mtu == 185
+                } catch {}
+                if !reconnected { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            #expect(reconnected)
+            #expect(await transport.linkUnit == 182)
+            #expect(await transport.maximumPacketSize == 182)
+            #expect(try await DefaultManager(client: client).echo("second") == "second")
+            #expect(await connections.count == 2)
         }
-        #expect(reconnected)
-        #expect(await transport.linkUnit == 182)
-        #expect(await transport.maximumPacketSize == 182)
-        #expect(try await DefaultManager(client: client).echo("second") == "second")
-        #expect(await connections.count == 2)
-        await client.close()
-        await wide.close()
-        await narrow.close()
+    }
+
+    @Test("the peripheral's database: Generic Access with the device name, and the SMP service with its CCCD")
+    func peripheralDatabase() async throws {
+        let device = SimulatedDevice(configuration: BLEFixtures.configuration(), logger: BLEFixtures.quietLogger)
+        let peripheral = await SimulatorGATTPeripheral.start(device: device, logger: BLEFixtures.quietLogger)
+        let client = GATTClient(bearer: try await peripheral.connectSocketPair(), logger: BLEFixtures.quietLogger)
+        try await guarded(cleanup: { await client.close(); await peripheral.close() }) { () async throws in
+            #expect(try await client.exchangeMTU() == 498)
+            let services = try await client.discoverPrimaryServices()
+            #expect(services == [
+                GATTService(uuid: .genericAccess, startHandle: 0x0001, endHandle: 0x0003),
+                GATTService(uuid: BLETransport.serviceUUID, startHandle: 0x0010, endHandle: 0x0013),
+            ])
+            let name = try #require(try await client.discoverCharacteristics(of: services[0]).first { $0.uuid == .deviceName })
+            #expect(try await client.read(handle: name.valueHandle) == Array(device.configuration.nodeName.utf8))
+            let smp = try #require(try await client.discoverCharacteristics(of: services[1]).first)
+            #expect(smp.properties == [.writeWithoutResponse, .notify])
+            #expect(try await client.discoverDescriptors(of: smp) == [GATTDescriptor(uuid: .clientCharacteristicConfiguration, handle: 0x0013)])
+            // The SMP value is not readable; the CCCD reads back what was written.
+            await #expect(throws: GATTError.att(ATTErrorResponse(request: .readRequest, handle: 0x0012, code: .readNotPermitted))) {
+                try await client.read(handle: 0x0012)
+            }
+            try await client.setNotifications(.notifications, for: smp)
+            #expect(try await client.read(handle: 0x0013) == [0x01, 0x00])
+        }
     }
 
     @Test("a device that is rebooting refuses the connection with a clear error; close() finishes the events")
     func refusedWhileRebooting() async throws {
         let (device, peripheral, transport) = try await BLEFixtures.connected()
-        await device.powerCycle()
-        var sawDisconnect = false
-        for await event in transport.events {
-            if case .disconnected = event {
-                sawDisconnect = true
-                break
+        try await guarded(cleanup: { await transport.close(); await peripheral.close() }) { () async throws in
+            await device.powerCycle()
+            var sawDisconnect = false
+            for await event in transport.events {
+                if case .disconnected = event {
+                    sawDisconnect = true
+                    break
+                }
             }
+            #expect(sawDisconnect)
+            do {
+                try await transport.connect()
+                // The device may already be back: then the link is simply up again.
+                #expect(await !device.isRebooting)
+            } catch {
+                #expect("\(error)".contains("not advertising"))
+            }
+            await transport.close()
+            await #expect(throws: SMPTransportError.closed) { try await transport.connect() }
+            await #expect(throws: SMPTransportError.closed) { try await transport.send([0, 0, 0, 0, 0, 0, 0, 0]) }
         }
-        #expect(sawDisconnect)
-        do {
-            try await transport.connect()
-            // The device may already be back: then the link is simply up again.
-            #expect(await !device.isRebooting)
-        } catch {
-            #expect(error.description.contains("not advertising"))
-        }
-        await transport.close()
-        await #expect(throws: SMPTransportError.closed) { try await transport.connect() }
-        await #expect(throws: SMPTransportError.closed) { try await transport.send([0, 0, 0, 0, 0, 0, 0, 0]) }
-        await peripheral.close()
     }
 }
 

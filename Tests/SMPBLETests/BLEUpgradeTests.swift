@@ -16,22 +16,18 @@ struct BLEUpgradeTests {
         let (device, peripheral, transport) = try await BLEFixtures.connected(
             gatt: GATTPeripheralConfiguration(maximumMTU: mtu, reassembly: reassembly), reassemblyBufferSize: reassembly ? 2048 : nil)
         let client = BLEFixtures.client(transport)
-        defer {
-            Task {
-                await client.close()
-                await peripheral.close()
-            }
+        return try await guarded(limit: .seconds(240), cleanup: { await client.close(); await peripheral.close() }) { () async throws in
+            let report = try await FirmwareUpgradeManager(client: client, logger: BLEFixtures.quietLogger).upgrade(
+                images: [FirmwareUpgradeImage(image: image)], configuration: BLEFixtures.upgrade(depth: depth))
+            let primary = try #require(await device.slotStates().first { $0.image == 0 && $0.slot == 0 })
+            #expect(primary.hash == image.hash)
+            #expect(primary.active && primary.confirmed)
+            #expect(Array(await device.slotContents(image: 0, slot: 0).prefix(image.bytes.count)) == image.bytes)
+            #expect(report.resets == 1)
+            // The reset dropped the link, and the upgrade connected again.
+            #expect(peripheral.connectionCount >= 2)
+            return (device, report)
         }
-        let report = try await FirmwareUpgradeManager(client: client, logger: BLEFixtures.quietLogger).upgrade(
-            images: [FirmwareUpgradeImage(image: image)], configuration: BLEFixtures.upgrade(depth: depth))
-        let primary = try #require(await device.slotStates().first { $0.image == 0 && $0.slot == 0 })
-        #expect(primary.hash == image.hash)
-        #expect(primary.active && primary.confirmed)
-        #expect(Array(await device.slotContents(image: 0, slot: 0).prefix(image.bytes.count)) == image.bytes)
-        #expect(report.resets == 1)
-        // The reset dropped the link, and the upgrade connected again.
-        #expect(peripheral.connectionCount >= 2)
-        return (device, report)
     }
 
     @Test("test-and-confirm of an imgtool image ≥ 200 KiB, pipeline depth 1 and 4", arguments: [1, 4])
@@ -61,11 +57,11 @@ struct BLEUpgradeTests {
     func fileDownload() async throws {
         let (device, peripheral, transport) = try await BLEFixtures.connected(gatt: GATTPeripheralConfiguration(maximumMTU: 247))
         let client = BLEFixtures.client(transport)
-        let contents = BLEFixtures.payload(count: 60 * 1024, seed: 5)
-        await device.writeFile(at: "/lfs1/log.bin", contents: contents)
-        let downloaded = try await FileSystemManager(client: client).download(name: "/lfs1/log.bin")
-        #expect(downloaded == contents)
-        await client.close()
-        await peripheral.close()
+        try await guarded(cleanup: { await client.close(); await peripheral.close() }) { () async throws in
+            let contents = BLEFixtures.payload(count: 60 * 1024, seed: 5)
+            await device.writeFile(at: "/lfs1/log.bin", contents: contents)
+            let downloaded = try await FileSystemManager(client: client).download(name: "/lfs1/log.bin")
+            #expect(downloaded == contents)
+        }
     }
 }

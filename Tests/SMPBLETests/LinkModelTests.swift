@@ -70,11 +70,11 @@ struct LinkModelTests {
         let (device, peripheral, transport) = try await BLEFixtures.connected(
             gatt: GATTPeripheralConfiguration(maximumMTU: 498, reassembly: true, link: .fast), reassemblyBufferSize: 2048)
         let client = BLEFixtures.client(transport)
-        let report = try await FirmwareUpgradeManager(client: client, logger: BLEFixtures.quietLogger).upgrade(
-            images: [FirmwareUpgradeImage(image: image)], configuration: BLEFixtures.upgrade(depth: 3))
-        #expect(report.resets == 1)
-        #expect(Array(await device.slotContents(image: 0, slot: 0).prefix(image.bytes.count)) == image.bytes)
-        await client.close()
-        await peripheral.close()
+        try await guarded(limit: .seconds(240), cleanup: { await client.close(); await peripheral.close() }) { () async throws in
+            let report = try await FirmwareUpgradeManager(client: client, logger: BLEFixtures.quietLogger).upgrade(
+                images: [FirmwareUpgradeImage(image: image)], configuration: BLEFixtures.upgrade(depth: 3))
+            #expect(report.resets == 1)
+            #expect(Array(await device.slotContents(image: 0, slot: 0).prefix(image.bytes.count)) == image.bytes)
+        }
     }
 }

@@ -93,7 +93,7 @@ struct BLEThroughput: AsyncParsableCommand {
             do { return try await peripheral.connectSocketPair() } catch { throw .hostDown("\(error)") }
         }
         let transport = BLETransport(
-            connector: connector, configuration: BLETransport.Configuration(preferredMTU: mtu, reassemblyBufferSize: reassembly ? bufSize : nil),
+            connector: connector, configuration: BLETransport.Configuration(preferredMTU: mtu, reassemblyBufferSize: reassembly ? bufSize : nil, deviceReassembles: reassembly),
             logger: quiet)
         try await transport.connect()
         let client = SMPClient(transport: transport, configuration: SMPClient.Configuration(timeout: .seconds(2), retries: 2), logger: quiet)

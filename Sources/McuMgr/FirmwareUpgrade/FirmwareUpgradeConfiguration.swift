@@ -1,4 +1,5 @@
 import SMP
+import McuBoot
 
 /// How a firmware upgrade runs; the names follow Nordic's Device Manager libraries.
 public struct FirmwareUpgradeConfiguration: Sendable, Hashable {
@@ -28,6 +29,9 @@ public struct FirmwareUpgradeConfiguration: Sendable, Hashable {
     /// The bootloader's mode, for devices that do not report it; `nil` takes what bootloader info
     /// says (a swap mode when the device does not answer).
     public var bootloaderMode: BootloaderMode?
+    /// Public keys an image's signature must verify with before anything is uploaded (any may
+    /// match); empty means no signature check.
+    public var signatureKeys: [McuBootPublicKey]
 
     /// Makes a configuration; defaults are test-and-confirm with sizes taken from the device.
     public init(
@@ -35,7 +39,7 @@ public struct FirmwareUpgradeConfiguration: Sendable, Hashable {
         reassemblyBufferSize: Int? = nil, eraseAppSettings: Bool = false, estimatedSwapTime: Duration = .zero,
         resetTimeout: Duration = .seconds(60), rejectsDowngrade: Bool = false, requestsBootloaderInfo: Bool = true,
         chunkTimeout: Duration = .seconds(2), stepTimeout: Duration = .seconds(120),
-        bootloaderMode: BootloaderMode? = nil
+        bootloaderMode: BootloaderMode? = nil, signatureKeys: [McuBootPublicKey] = []
     ) {
         self.mode = mode
         self.pipelineDepth = pipelineDepth
@@ -49,6 +53,7 @@ public struct FirmwareUpgradeConfiguration: Sendable, Hashable {
         self.chunkTimeout = chunkTimeout
         self.stepTimeout = stepTimeout
         self.bootloaderMode = bootloaderMode
+        self.signatureKeys = signatureKeys
     }
 
     /// The upload part of this configuration, for the upload engine (which validates it).

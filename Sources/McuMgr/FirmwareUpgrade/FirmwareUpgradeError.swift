@@ -15,6 +15,10 @@ public struct FirmwareUpgradeError: Error, Sendable {
         case upload(UploadError)
         /// The image is not newer than the one running.
         case downgradeRefused(image: Int, running: String, new: String)
+        /// An image's signature does not verify with the configured keys (nothing was uploaded).
+        case signatureRejected(image: Int, McuBootError)
+        /// An image does not fit the device (size, image number, dependency, security counter); nothing was uploaded.
+        case doesNotFit(FirmwareUpgradeFitProblem)
         /// After the reset, the device does not run the new image (it was refused or reverted).
         case imageNotActive(image: Int)
         /// The device did not answer again within the reset timeout.
@@ -74,6 +78,8 @@ extension FirmwareUpgradeError: CustomStringConvertible {
         case .upload(let error): cause = error.description
         case .downgradeRefused(let image, let running, let new):
             cause = "image \(image) version \(new) is not newer than the running \(running) (downgrade refused)"
+        case .signatureRejected(let image, let error): cause = "image \(image) signature check failed: \(error)"
+        case .doesNotFit(let problem): cause = problem.description
         case .imageNotActive(let image):
             cause = "after the reset the device does not run the new image \(image) (refused or reverted by the bootloader)"
         case .deviceDidNotReturn: cause = "the device did not answer again after the reset"

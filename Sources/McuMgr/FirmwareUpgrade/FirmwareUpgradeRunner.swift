@@ -83,10 +83,10 @@ struct FirmwareUpgradeRunner: Sendable {
         }
 
         try enter(.validate, &progress)
-        var slots = try await imageManager.list(options: step)
+        // Signatures, image numbers, sizes, dependencies, downgrade, security counter (FirmwareUpgradeFitCheck.swift).
+        var slots = try await FirmwareUpgradeFitCheck(client: client, images: images, configuration: configuration)
+            .validate(state: progress.state, options: step)
         progress.slots = slots
-        try await checkImageIndexes(slots: slots, progress: progress)
-        try checkDowngrade(slots: slots, progress: progress)
 
         var uploaded: [Int] = []
         var bytesUploaded = 0
@@ -215,35 +215,6 @@ struct FirmwareUpgradeRunner: Sendable {
             } catch {
                 guard case .timeout = error, clock.now < deadline else { throw error }
                 logger.debug("no answer to the parameters request yet; asking again")
-            }
-        }
-    }
-
-    // MARK: Validate
-
-    private func checkImageIndexes(slots: [ImageSlot], progress: Progress) async throws {
-        let wanted = Set(images.map(\.index))
-        guard wanted != [0] else { return }
-        var known = Set(slots.map(\.image))
-        if let info = try await optional({ try await imageManager.slotInfo() }) {
-            known.formUnion(info.map(\.image))
-        }
-        if let missing = wanted.subtracting(known).sorted().first {
-            throw fail(.invalidConfiguration(
-                "the device has no image \(missing) (it has \(known.sorted().map(String.init).joined(separator: ", ")))"
-            ), progress)
-        }
-    }
-
-    private func checkDowngrade(slots: [ImageSlot], progress: Progress) throws {
-        guard configuration.rejectsDowngrade else { return }
-        for image in images {
-            guard let running = slots.first(where: { $0.image == image.index && $0.active }),
-                  running.hash != image.image.hash,
-                  let runningVersion = McuBootVersion(string: running.version)
-            else { continue }
-            if image.image.version <= runningVersion {
-                throw fail(.downgradeRefused(image: image.index, running: running.version, new: image.image.version.deviceString), progress)
             }
         }
     }

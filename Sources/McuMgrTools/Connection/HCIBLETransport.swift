@@ -42,8 +42,8 @@ final class HCIBLETransport: SMPTransport {
         await session.close()
     }
 
-    /// The device reassembles writes up to `buf_size`: packets may then be that large.
+    /// The device's `buf_size`, for `SMPBLE`'s transport to size packets by (when the device reassembles writes).
     func setDeviceBufferSize(_ size: Int?) async {
-        transport.reassemblyBufferSize = size
+        await transport.setDeviceBufferSize(size)
     }
 }

@@ -91,6 +91,10 @@ extension CommandFailure {
             self.init(inner.status, "firmware upgrade failed in state \(error.state.rawValue): \(inner.message)")
         case .downgradeRefused:
             self.init(.device, "\(error); use a newer image, or leave out --no-downgrade")
+        case .signatureRejected:
+            self.init(.input, "\(error)")
+        case .doesNotFit:
+            self.init(.device, "\(error)")
         case .notNewerThanRunning:
             self.init(.device, "\(error); use an image with a higher version")
         case .unsupportedBootloaderMode:

@@ -43,7 +43,7 @@ public final class SimulatorUDPServer: Sendable {
             throw SimulatorServerError.notBound
         }
         let id = await device.registerTransport(name: "udp \(address)")
-        let task = Task {
+        let task = device.clock.task {
             _ = try? await asyncChannel.executeThenClose { inbound, outbound in
                 for try await envelope in inbound {
                     let remote = envelope.remoteAddress

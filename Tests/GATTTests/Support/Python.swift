@@ -13,37 +13,46 @@ enum Python {
         let description: String
     }
 
-    /// Runs `script` with `input` on standard input; returns standard output, or throws with standard error.
+    /// Runs a Python `script` with `input` on standard input.
     static func run(_ script: String, input: String) async throws -> String {
-        guard FileManager.default.isExecutableFile(atPath: interpreter) else {
-            throw Failure(description: "\(interpreter) is missing: run scripts/bootstrap.sh to create the venv")
+        try await run(interpreter, ["-c", script], input: input)
+    }
+
+    /// Runs `executable` with `input` on standard input; returns standard output, or throws with
+    /// standard error. Output goes through files and the exit is awaited through the termination
+    /// handler, so no thread of the concurrency pool ever blocks on the child.
+    static func run(_ executable: String, _ arguments: [String], input: String = "") async throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw Failure(description: "\(executable) is missing: run scripts/bootstrap.sh to create the venv")
         }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("python-\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let inURL = directory.appendingPathComponent("stdin")
+        let outURL = directory.appendingPathComponent("stdout")
+        let errURL = directory.appendingPathComponent("stderr")
+        try Data(input.utf8).write(to: inURL)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: interpreter)
-        process.arguments = ["-c", script]
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardInput = try FileHandle(forReadingFrom: inURL)
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
         let finished = AsyncStream<Int32>.makeStream()
         process.terminationHandler = { finished.continuation.yield($0.terminationStatus) }
         try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        // Read both pipes to the end on their own threads, so a full pipe never blocks the child.
-        async let out = Task.detached { stdout.fileHandleForReading.readDataToEndOfFile() }.value
-        async let err = Task.detached { stderr.fileHandleForReading.readDataToEndOfFile() }.value
-        let (output, errors) = await (out, err)
         var status: Int32 = -1
         for await code in finished.stream {
             status = code
             break
         }
+        let output = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
         guard status == 0 else {
-            throw Failure(description: "python exited with \(status): \(String(decoding: errors, as: UTF8.self))")
+            let errors = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+            throw Failure(description: "\(executable) exited with \(status): \(errors)")
         }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 }

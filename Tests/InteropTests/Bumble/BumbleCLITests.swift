@@ -1,4 +1,5 @@
 import Foundation
+import SMPTestSupport
 import Testing
 
 /// `mcumgr --hci tcp:…` against bumble's controllers and peripheral.
@@ -6,8 +7,7 @@ import Testing
 struct BumbleCLITests {
     /// The built `mcumgr`, next to `mcumgr-sim`.
     static func mcumgr(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessOutput {
-        let binary = URL(fileURLWithPath: try Interop.simulatorBinary()).deletingLastPathComponent().appendingPathComponent("mcumgr").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else { throw InteropError("mcumgr was not built next to mcumgr-sim (\(binary))") }
+        let binary = try BuiltProducts.require("mcumgr")
         return try await Subprocess.run(binary, arguments, environment: environment, timeout: .seconds(120))
     }
 

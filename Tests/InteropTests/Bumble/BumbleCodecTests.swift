@@ -1,5 +1,6 @@
 import BLEHost
 import Foundation
+import SMPTestSupport
 import Testing
 
 /// Our HCI and L2CAP codecs against bumble's own (an independent implementation): bumble encodes
@@ -7,7 +8,7 @@ import Testing
 @Suite("HCI and L2CAP codecs cross-checked with bumble")
 struct BumbleCodecTests {
     static func python(_ script: String) async throws -> [String] {
-        try Interop.requirePeers()
+        try BuiltProducts.requirePeers()
         let result = try await Subprocess.run(Interop.python, ["-c", script], timeout: .seconds(60))
         guard result.status == 0 else { throw InteropError("python failed: \(result.stderr)") }
         return result.stdout.split(separator: "\n").map(String.init)

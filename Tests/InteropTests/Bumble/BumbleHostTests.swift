@@ -1,5 +1,6 @@
 import BLEHost
 import Foundation
+import SMPTestSupport
 import GATT
 import Logging
 import McuBoot
@@ -17,8 +18,7 @@ struct BumbleHostTests {
 
     /// A session through the tools library's `.hci` connector, as `mcumgr --hci … --ble NAME` makes it.
     static func connect(_ rig: BumbleRig, peer: BLEPeer? = nil, timeout: Duration = .seconds(5)) async throws -> DeviceConnection {
-        var logger = Logger(label: "hci.test")
-        logger.logLevel = .error
+        let logger = BumbleRig.quiet
         let spec = ConnectionSpec.ble(BLEConnectionParameters(peer: peer ?? .name(rig.peripheralName), controller: rig.controller))
         let options = ConnectionOptions(clientConfiguration: SMPClient.Configuration(timeout: timeout, retries: 3), logger: logger)
         return try await ConnectionFactory.standard.connect(spec, options: options)

@@ -1,5 +1,6 @@
 import BLEHost
 import Foundation
+import SMPTestSupport
 import Logging
 import McuMgrTools
 
@@ -45,7 +46,7 @@ final class BumbleRig: Sendable {
     static func launch(
         peripheral extra: [String] = [], simulator simulatorArguments: [String] = [], hostOverPTY: Bool = false
     ) async throws -> BumbleRig {
-        try Interop.requirePeers()
+        try BuiltProducts.requirePeers()
         var lastFailure = ""
         for _ in 0..<3 {
             let address = "127.77.\(UInt8.random(in: 1...254)).\(UInt8.random(in: 1...254))"
@@ -74,7 +75,7 @@ final class BumbleRig: Sendable {
                 throw error
             }
             let out = directory.appendingPathComponent("peripheral.out")
-            let script = Interop.root + "/Tests/InteropTests/Peers/bumble_smp_peripheral.py"
+            let script = BuiltProducts.packageRoot.path + "/Tests/InteropTests/Peers/bumble_smp_peripheral.py"
             let peripheral = try Subprocess.launch(
                 Interop.python, [script, "--transport", "tcp-client:\(address):\(ports[0])", "--sim", "\(address):1337"] + extra,
                 stdout: out, stderr: directory.appendingPathComponent("peripheral.err"), lifeline: true)

@@ -9,7 +9,9 @@
 #                       and the full `imgtool dumpinfo -f json` report
 #
 # The outputs are committed; the tests do not run this script. Unsigned and Ed25519 images are
-# reproducible byte for byte; ECDSA signatures are randomised, so those images change on each run.
+# reproducible byte for byte; ECDSA and RSA-PSS signatures are randomised, so an existing image is
+# kept as it is (only expectations.json is recomputed from it) unless REGENERATE=1 is set. Set it
+# after changing an image's arguments below.
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(cd ../../.. && pwd)
@@ -25,8 +27,11 @@ mkdir -p keys payloads images
 # Test keys: generated once, then kept so that committed images keep verifying.
 [ -f keys/ecdsa-p256.pem ] || "$IMGTOOL" keygen -t ecdsa-p256 -k keys/ecdsa-p256.pem
 [ -f keys/ed25519.pem ] || "$IMGTOOL" keygen -t ed25519 -k keys/ed25519.pem
-"$IMGTOOL" getpub -e pem -k keys/ecdsa-p256.pem -o keys/ecdsa-p256.pub.pem
-"$IMGTOOL" getpub -e pem -k keys/ed25519.pem -o keys/ed25519.pub.pem
+[ -f keys/rsa-2048.pem ] || "$IMGTOOL" keygen -t rsa-2048 -k keys/rsa-2048.pem
+[ -f keys/rsa-3072.pem ] || "$IMGTOOL" keygen -t rsa-3072 -k keys/rsa-3072.pem
+for key in ecdsa-p256 ed25519 rsa-2048 rsa-3072; do
+  "$IMGTOOL" getpub -e pem -k "keys/$key.pem" -o "keys/$key.pub.pem"
+done
 
 # Payloads: name seed size.
 "$PYTHON" - <<'PY'
@@ -56,6 +61,8 @@ IMAGES=(
   "signed-ecdsa-p256-seccnt|a|ecdsa-p256|-v 4.5.6+1 -H 0x20 --pad-header -S 0x20000 --security-counter auto"
   "signed-ed25519|a|ed25519|-v 3.0.1+12 -H 0x20 --pad-header -S 0x20000"
   "signed-ed25519-sha512-full|b|ed25519|-v 3.1.0 -H 0x20 --pad-header -S 0x20000 --sha 512 --public-key-format full"
+  "signed-rsa2048|a|rsa-2048|-v 5.0.0 -H 0x20 --pad-header -S 0x20000"
+  "signed-rsa3072-full|c|rsa-3072|-v 5.1.2+3 -H 0x200 --pad-header -S 0x20000 --security-counter 7 --public-key-format full"
 )
 
 records=$(mktemp)
@@ -66,7 +73,9 @@ for entry in "${IMAGES[@]}"; do
   argv=($args)
   keyargs=()
   [ "$key" = "-" ] || keyargs=(-k "keys/$key.pem")
-  "$IMGTOOL" create "${argv[@]}" "${keyargs[@]}" "payloads/$payload.bin" "images/$name.bin" >/dev/null
+  if [ "${REGENERATE:-0}" = 1 ] || [ ! -f "images/$name.bin" ]; then
+    "$IMGTOOL" create "${argv[@]}" "${keyargs[@]}" "payloads/$payload.bin" "images/$name.bin" >/dev/null
+  fi
   verify=$("$IMGTOOL" verify "${keyargs[@]}" "images/$name.bin")
   dump=$("$IMGTOOL" dumpinfo -f json "images/$name.bin")
   "$PYTHON" - "$name" "$payload" "$key" "$args" "$verify" "$dump" >>"$records" <<'PY'

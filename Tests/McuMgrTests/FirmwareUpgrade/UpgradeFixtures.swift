@@ -35,6 +35,17 @@ enum UpgradeFixtures {
         faults: FaultConfiguration = FaultConfiguration(), disconnectsOnReset: Bool = false,
         maximumPacketSize: Int? = nil
     ) async throws -> (SimulatedDevice, SMPClient) {
+        let (device, client, _) = try await deviceAndLink(
+            configuration: configuration, link: link, faults: faults, disconnectsOnReset: disconnectsOnReset, maximumPacketSize: maximumPacketSize)
+        return (device, client)
+    }
+
+    /// As ``device(configuration:link:faults:disconnectsOnReset:maximumPacketSize:)``, with the loopback link too.
+    static func deviceAndLink(
+        configuration: DeviceConfiguration = DeviceConfiguration(), link: LinkConfiguration = LinkConfiguration(),
+        faults: FaultConfiguration = FaultConfiguration(), disconnectsOnReset: Bool = false,
+        maximumPacketSize: Int? = nil
+    ) async throws -> (SimulatedDevice, SMPClient, LoopbackTransport) {
         let clock = VirtualRuntime.currentClock
         let device = SimulatedDevice(configuration: configuration, link: link, faults: faults, clock: clock)
         await device.install(try runningImage().bytes, image: 0, slot: 0)
@@ -46,7 +57,7 @@ enum UpgradeFixtures {
             transport: transport,
             configuration: SMPClient.Configuration(timeout: .milliseconds(500), retries: 2), clock: clock
         )
-        return (device, client)
+        return (device, client, transport)
     }
 
     /// A fast test configuration: short swap time and reset timeout.

@@ -3,6 +3,7 @@ import McuBoot
 import McuMgr
 import SMP
 import SMPSimulator
+import SMPTestSupport
 import Testing
 
 @Suite("Upload engine: pipelining, alignment and faults against the simulator", .virtualTime)
@@ -89,6 +90,28 @@ struct UploadRobustnessTests {
         faults.reconnectDelay = .milliseconds(300)
         let (device, client) = try await UpgradeFixtures.device(faults: faults)
         try await uploadAndCheck(image, device: device, client: client, depth: 3)
+        #expect(await uploadVolume(device, image: image) < 1.3)
+    }
+
+    @Test("the link comes back from a drop with a smaller packet size: the upload re-reads it and the slot is byte-identical")
+    func reconnectWithSmallerPackets() async throws {
+        let image = try UpgradeFixtures.image(size: 64 * 1024)
+        var faults = FaultConfiguration()
+        faults.disconnectAtUploadOffset = image.bytes.count / 2
+        faults.reconnectDelay = .milliseconds(300)
+        let (device, client, link) = try await UpgradeFixtures.deviceAndLink(faults: faults, maximumPacketSize: 2048)
+        // While the link is down, it shrinks to 512-byte packets (as a BLE link may come back with a smaller MTU).
+        let shrink = client.clock.task {
+            while link.device.isConnected { try? await client.clock.sleep(for: .milliseconds(1)) }
+            link.device.maximumPacketSize = 512
+        }
+        try await uploadAndCheck(image, device: device, client: client, depth: 3)
+        await shrink.value
+        let uploads = await UpgradeFixtures.uploadRequests(device)
+        let early = uploads.prefix { $0.length + 8 > 512 }
+        #expect(!early.isEmpty, "chunks before the drop filled the 2048-byte packets")
+        // After the drop, every chunk fits the new packet size, and the upload did not start over.
+        #expect(uploads.dropFirst(early.count).allSatisfy { $0.length + 8 <= 512 })
         #expect(await uploadVolume(device, image: image) < 1.3)
     }
 

@@ -47,7 +47,9 @@ enum BLEFixtures {
         let peripheral = await SimulatorGATTPeripheral.start(device: device, configuration: gatt, logger: quietLogger)
         let transport = BLETransport(
             connector: connector(peripheral),
-            configuration: BLETransport.Configuration(preferredMTU: preferredMTU, transactionTimeout: .seconds(10), reassemblyBufferSize: reassemblyBufferSize),
+            configuration: BLETransport.Configuration(
+                preferredMTU: preferredMTU, transactionTimeout: .seconds(10), reassemblyBufferSize: reassemblyBufferSize,
+                deviceReassembles: reassemblyBufferSize != nil),
             logger: quietLogger)
         try await transport.connect()
         return (device, peripheral, transport)

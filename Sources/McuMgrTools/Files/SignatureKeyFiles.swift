@@ -1,0 +1,28 @@
+import McuBoot
+
+/// Public keys from key files, and the signature check that runs before an image is sent.
+public enum SignatureKeyFiles {
+    /// Reads each key file (PEM or DER, public or private; ECDSA P-256, Ed25519, RSA-2048/3072);
+    /// an unreadable or unusable file fails with status 4, naming it.
+    public static func read(_ paths: [String]) throws -> [McuBootPublicKey] {
+        try paths.map { path in
+            let bytes = try InputFile.read(path)
+            do {
+                return try McuBootPublicKey(keyFile: bytes)
+            } catch {
+                throw CommandFailure(.input, "\(path): \(error)")
+            }
+        }
+    }
+
+    /// Checks that `image` (read from `path`) is signed by one of `keys`; fails with status 4 and
+    /// the key hash the image names otherwise. Does nothing without keys.
+    public static func verify(_ image: McuBootImage, path: String, keys: [McuBootPublicKey]) throws {
+        guard !keys.isEmpty else { return }
+        do {
+            try image.verifySignature(keys: keys)
+        } catch {
+            throw CommandFailure(.input, "\(path): signature check failed, nothing was sent: \(error)")
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import SMP
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a finished child process left behind.
+public struct ProcessOutput: Sendable, CustomStringConvertible {
+    /// The exit status (128 + the signal number when it was killed).
+    public let status: Int32
+    /// Everything it wrote on standard output.
+    public let stdout: String
+    /// Everything it wrote on standard error.
+    public let stderr: String
+
+    /// Makes an output.
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
+    /// The status and both outputs, for failure messages.
+    public var description: String { "exit \(status)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)" }
+
+    /// The non-empty lines of standard error.
+    public var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+
+    /// Standard output (or, failing that, its last line) parsed as a JSON object.
+    public func json() throws -> [String: Any] {
+        for text in [stdout, stdout.split(separator: "\n").last.map(String.init) ?? ""] {
+            if let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] { return object }
+        }
+        throw ProcessError("no JSON object on standard output:\n\(self)")
+    }
+}
+
+/// Why a child process helper gave up, with a message a person can act on.
+public struct ProcessError: Error, CustomStringConvertible {
+    /// What went wrong.
+    public let description: String
+    /// Makes an error.
+    public init(_ description: String) { self.description = description }
+}
+
+/// Runs programs for tests without ever blocking a thread of the (two-thread) test pool: output
+/// goes to files, and exits are awaited through termination handlers.
+public enum Subprocess {
+    /// Runs `executable` with `arguments` and waits (at most `timeout`, then SIGKILL) for it to exit.
+    public static func run(
+        _ executable: String, _ arguments: [String], environment extra: [String: String] = [:],
+        timeout: Duration = .seconds(180)
+    ) async throws -> ProcessOutput {
+        let directory = try temporaryDirectory("run")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outURL = directory.appendingPathComponent("stdout")
+        let errURL = directory.appendingPathComponent("stderr")
+        let child = try launch(executable, arguments, stdout: outURL, stderr: errURL, environment: extra)
+        let timer = SMPClock.continuous.task {
+            try? await SMPClock.continuous.sleep(for: timeout)
+            child.kill()
+        }
+        let status = await child.exitStatus()
+        timer.cancel()
+        let out = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
+        let err = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+        return ProcessOutput(status: status, stdout: out, stderr: err)
+    }
+
+    /// Starts a process with its output going to files. With `lifeline`, standard input is a pipe
+    /// this process holds open: if the test process dies, the child sees end of input
+    /// (`mcumgr-sim --exit-on-eof` then stops), so no child outlives a crashed run.
+    public static func launch(
+        _ executable: String, _ arguments: [String], stdout: URL, stderr: URL?, environment extra: [String: String] = [:],
+        lifeline: Bool = false
+    ) throws -> ChildProcess {
+        _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
+        if let stderr { _ = FileManager.default.createFile(atPath: stderr.path, contents: nil) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["COLUMNS"] = "250"
+        environment["NO_COLOR"] = "1"
+        environment["TERM"] = "dumb"
+        environment["PYTHONUNBUFFERED"] = "1"
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        let out = try FileHandle(forWritingTo: stdout)
+        let err = try stderr.map { try FileHandle(forWritingTo: $0) }
+        process.standardOutput = out
+        process.standardError = err ?? FileHandle.nullDevice
+        let pipe = lifeline ? Pipe() : nil
+        process.standardInput = pipe ?? FileHandle.nullDevice
+        let child = ChildProcess(process, lifeline: pipe)
+        try process.run()
+        try? out.close()
+        try? err?.close()
+        return child
+    }
+
+    /// A fresh temporary directory named after `name`.
+    public static func temporaryDirectory(_ name: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("smp-tests-\(name)-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+/// A running child process whose exit can be awaited.
+public final class ChildProcess: @unchecked Sendable {
+    private let process: Process
+    /// Kept open for the child's life; closes when this process exits.
+    private let lifeline: Pipe?
+    private let lock = NSLock()
+    private var status: Int32?
+    private var waiters: [CheckedContinuation<Int32, Never>] = []
+
+    init(_ process: Process, lifeline: Pipe? = nil) {
+        self.process = process
+        self.lifeline = lifeline
+        process.terminationHandler = { [weak self] finished in
+            self?.finished(finished.terminationStatus)
+        }
+    }
+
+    /// The child's process id.
+    public var processIdentifier: Int32 { process.processIdentifier }
+    /// Whether it still runs.
+    public var isRunning: Bool { lock.withLock { status == nil } }
+
+    /// Sends SIGTERM.
+    public func terminate() {
+        if isRunning { Glibc.kill(process.processIdentifier, SIGTERM) }
+    }
+
+    /// Sends SIGKILL.
+    public func kill() {
+        if isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Sends `signal`.
+    public func signal(_ signal: Int32) {
+        if isRunning { Glibc.kill(process.processIdentifier, signal) }
+    }
+
+    /// Closes the lifeline (the child sees end of input).
+    public func closeLifeline() {
+        try? lifeline?.fileHandleForWriting.close()
+    }
+
+    /// Waits for the exit status.
+    public func exitStatus() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            let done: Int32? = lock.withLock {
+                if let status { return status }
+                waiters.append(continuation)
+                return nil
+            }
+            if let done { continuation.resume(returning: done) }
+        }
+    }
+
+    private func finished(_ code: Int32) {
+        let toResume: [CheckedContinuation<Int32, Never>] = lock.withLock {
+            status = code
+            defer { waiters = [] }
+            return waiters
+        }
+        for waiter in toResume { waiter.resume(returning: code) }
+    }
+}
