@@ -56,6 +56,8 @@ struct Pending<Value: Sendable>: Sendable {
 /// A sender waiting for an ACL buffer.
 struct CreditWaiter: Sendable {
     let handle: UInt16
+    /// The connection it sends on (a later connection may reuse the handle).
+    let connection: ObjectIdentifier
     let continuation: CheckedContinuation<Result<Void, LEHostError>, Never>
 }
 

@@ -73,16 +73,16 @@ public final class LEConnection: Sendable {
         do {
             try await host.run(.disconnect(handle: handle, reason: reason))
         } catch .commandFailed(_, .unknownConnectionIdentifier) {
-            host.connectionEnded(handle: handle, reason: .localHostTerminated)
+            host.connectionEnded(handle: handle, reason: .localHostTerminated, only: self)
             return
         } catch {
             host.logger.notice("disconnect of handle 0x\(hex(handle)) failed: \(error); dropping the connection")
-            host.connectionEnded(handle: handle, reason: .localHostTerminated)
+            host.connectionEnded(handle: handle, reason: .localHostTerminated, only: self)
             return
         }
         let timer = host.clock.task { [self] in
             do { try await host.clock.sleep(for: host.configuration.commandTimeout) } catch { return }
-            host.connectionEnded(handle: handle, reason: .localHostTerminated)
+            host.connectionEnded(handle: handle, reason: .localHostTerminated, only: self)
         }
         await waitUntilEnded()
         timer.cancel()
@@ -122,7 +122,10 @@ public final class LEConnection: Sendable {
         try await sendGate.withGate { () async throws(LEHostError) in
             for fragment in pdu.fragments(handle: handle, fragmentSize: size) {
                 if let reason = link.withLock({ $0.endReason }) { throw .disconnected(reason) }
-                try await host.takeCredit(for: handle)
+                try await host.takeCredit(for: self)
+                // The connection may have ended while this fragment waited: never send it on a
+                // later connection that reuses the handle.
+                if let reason = link.withLock({ $0.endReason }) { throw .disconnected(reason) }
                 do throws(HCITransportError) {
                     try await host.transport.send(.acl(fragment))
                 } catch {

@@ -132,14 +132,16 @@ extension LEHost {
 
     // MARK: ACL credits
 
-    /// Waits for an ACL buffer for a fragment on `handle`.
-    func takeCredit(for handle: UInt16) async throws(LEHostError) {
+    /// Waits for an ACL buffer for a fragment on `connection`; fails once that connection has
+    /// ended, even when a new connection has the same handle by then.
+    func takeCredit(for connection: LEConnection) async throws(LEHostError) {
+        let handle = connection.handle
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, LEHostError>, Never>) in
             let now = state.withLock { s -> Result<Void, LEHostError>? in
                 if let reason = s.closedReason { return .failure(.closed(reason)) }
-                guard s.connections[handle] != nil else { return .failure(.disconnected("connection 0x\(hex(handle)) ended")) }
+                guard s.connections[handle] === connection else { return .failure(.disconnected("connection 0x\(hex(handle)) ended")) }
                 if s.creditWaiters.isEmpty, s.credits.take(for: handle) { return .success(()) }
-                s.creditWaiters.append(CreditWaiter(handle: handle, continuation: continuation))
+                s.creditWaiters.append(CreditWaiter(handle: handle, connection: ObjectIdentifier(connection), continuation: continuation))
                 return nil
             }
             if let now { continuation.resume(returning: now) }
@@ -162,13 +164,17 @@ extension LEHost {
     // MARK: Ends
 
     /// A connection ended: its buffers come back, its PDU in progress is dropped, its bearer closes.
-    func connectionEnded(handle: UInt16, reason: HCIStatus) {
+    /// With `only`, nothing happens unless that connection is still the one on `handle`.
+    func connectionEnded(handle: UInt16, reason: HCIStatus, only expected: LEConnection? = nil) {
         let (connection, waiters) = state.withLock { s -> (LEConnection?, [CreditWaiter]) in
+            guard let current = s.connections[handle], expected == nil || current === expected else { return (nil, []) }
+            guard let connection = s.connections.removeValue(forKey: handle) else { return (nil, []) }
             s.reassembler.close(handle: handle)
             s.credits.release(handle: handle)
-            let waiters = s.creditWaiters.filter { $0.handle == handle }
-            s.creditWaiters.removeAll { $0.handle == handle }
-            return (s.connections.removeValue(forKey: handle), waiters)
+            let ended = ObjectIdentifier(connection)
+            let waiters = s.creditWaiters.filter { $0.connection == ended }
+            s.creditWaiters.removeAll { $0.connection == ended }
+            return (connection, waiters)
         }
         for waiter in waiters { waiter.continuation.resume(returning: .failure(.disconnected(reason.description))) }
         grantCredits()
