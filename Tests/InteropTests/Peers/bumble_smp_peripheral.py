@@ -135,6 +135,9 @@ class Peripheral:
         if self.args.drop_after_bytes and not self.dropped and self.written >= self.args.drop_after_bytes:
             self.dropped = True
             say(f'dropped-link after {self.written} bytes')
+            # As a device does, forget the partial request and ignore whatever still arrives on
+            # this link before the disconnection completes.
+            self.bridges.pop(connection.handle).close()
             asyncio.get_running_loop().create_task(connection.disconnect())
             return
         bridge.on_write(value)
