@@ -11,8 +11,9 @@ import SMPBLE
 import Testing
 
 /// Our LE host on one of bumble's virtual controllers, against a bumble GATT peripheral on the
-/// other (an independent Bluetooth stack) that bridges SMP to `mcumgr-sim`.
-@Suite("LE host over HCI against bumble")
+/// other (an independent Bluetooth stack) that bridges SMP to `mcumgr-sim`. One test at a time:
+/// each starts three processes, and the machine's two cores serve the whole parallel suite.
+@Suite("LE host over HCI against bumble", .serialized)
 struct BumbleHostTests {
     static let smpService = BluetoothUUID(string: "8D53DC1D-1DB7-4CD3-868B-8A527460AA84")!
 
