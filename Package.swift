@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SMPSerial", targets: ["SMPSerial"]),
         .library(name: "GATT", targets: ["GATT"]),
         .library(name: "SMPBLE", targets: ["SMPBLE"]),
+        .library(name: "BLEHost", targets: ["BLEHost"]),
         .library(name: "McuBoot", targets: ["McuBoot"]),
         .library(name: "McuMgr", targets: ["McuMgr"]),
         .library(name: "SMPSimulator", targets: ["SMPSimulator"]),
@@ -82,6 +83,14 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Our own LE host over HCI (H4 over TCP, UART or the Linux user channel; L2CAP ATT and
+        // signalling channels): an ATT bearer for the GATT client without a kernel Bluetooth stack.
+        .target(
+            name: "BLEHost",
+            dependencies: ["GATT", "CBlueZ", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+
         // UDP transport on SwiftNIO.
         .target(
             name: "SMPUDP",
@@ -142,7 +151,7 @@ let package = Package(
         .target(
             name: "McuMgrTools",
             dependencies: [
-                "McuMgr", "SMPSerial", "SMP", "SMPUDP", "SMPSimulator", "SMPTestSupport", "McuBoot", "Hex",
+                "McuMgr", "SMPSerial", "SMP", "SMPUDP", "SMPBLE", "BLEHost", "GATT", "SMPSimulator", "SMPTestSupport", "McuBoot", "Hex",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -232,6 +241,7 @@ let package = Package(
             dependencies: ["McuMgrTools", "McuMgr", "SMPSimulator", "SMPUDP", "SMP", "McuBoot", "SMPTestSupport", "Hex"],
             swiftSettings: strict
         ),
+        .testTarget(name: "BLEHostTests", dependencies: ["BLEHost", "GATT"], swiftSettings: strict),
         .testTarget(
             name: "McuMgrFleetTests",
             dependencies: [
@@ -241,7 +251,11 @@ let package = Package(
         ),
         .testTarget(
             name: "InteropTests",
-            dependencies: ["SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "SMPTestSupport"],
+            dependencies: [
+                "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "McuMgr", "McuMgrTools", "BLEHost", "GATT", "SMPBLE", "SMPTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["Peers"],
             swiftSettings: strict
         ),
         .testTarget(

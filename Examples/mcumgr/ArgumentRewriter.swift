@@ -10,7 +10,7 @@ import ArgumentParser
 ///   `datetime set VALUE`; a group with a default subcommand gets it named (`datetime` → `datetime get`).
 struct ArgumentRewriter {
     /// Global options that take a value.
-    static let valued: Set<String> = ["--udp", "--serial", "--baud", "--line-length", "--ble", "--conntype", "--connstring", "-c", "--conn", "-t", "--timeout", "-r", "--retries", "--tries", "--mtu"]
+    static let valued: Set<String> = ["--udp", "--serial", "--baud", "--line-length", "--ble", "--hci", "--conntype", "--connstring", "-c", "--conn", "-t", "--timeout", "-r", "--retries", "--tries", "--mtu"]
     /// Global flags.
     static let flags: Set<String> = ["--ble-scan", "--raw", "--sim", "--json", "-v", "--verbose"]
 
@@ -54,6 +54,12 @@ struct ArgumentRewriter {
             break scan
         }
         let asksForHelp = head.contains { ["-h", "--help", "help"].contains($0) }
+        // `mcumgr --ble-scan` alone lists the devices found: the `scan` command.
+        if !asksForHelp, path.isEmpty, moved.contains("--ble-scan") {
+            path = ["scan"]
+            arguments = ["scan"] + input
+            return
+        }
         if !asksForHelp, index == input.count || input[index] == "--",
            let fallback = node.configuration.defaultSubcommand {
             let name = Self.name(of: fallback)

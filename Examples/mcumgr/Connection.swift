@@ -10,8 +10,16 @@ extension GlobalOptions {
             let parameters = SerialConnectionParameters(device: serial, baudRate: baud, lineLength: lineLength, raw: raw)
             return (.serial(parameters), true)
         }
-        if let ble { return (try ConnectionSpec(bleOption: ble), true) }
-        if bleScan { return (.ble(BLEConnectionParameters(peer: .scan)), true) }
+        let controller = try hci.map { text throws(ConnectionStringError) in try ConnectionSpec.hciController(option: text) }
+        if let ble {
+            var spec = try ConnectionSpec(bleOption: ble)
+            if case .ble(var parameters) = spec {
+                parameters.controller = controller
+                spec = .ble(parameters)
+            }
+            return (spec, true)
+        }
+        if bleScan { return (.ble(BLEConnectionParameters(peer: .scan, controller: controller)), true) }
         if sim { return (.simulator, true) }
         if connType != nil || connString != nil {
             return (try ConnectionSpec(type: connType ?? "udp", connString: connString), true)

@@ -8,11 +8,17 @@ struct GlobalOptions: ParsableArguments {
         "Reach the device over UDP (IPv6 as [::1]:1337; the default port is 1337).", valueName: "host[:port]"))
     var udp: String?
 
-    @Option(name: .customLong("ble"), help: ArgumentHelp("Reach the device over Bluetooth LE (not available yet).", valueName: "address"))
+    @Option(name: .customLong("ble"), help: ArgumentHelp(
+        "Reach the device over Bluetooth LE by address or advertised name (with --hci: through our own LE host).", valueName: "address"))
     var ble: String?
 
-    @Flag(name: .customLong("ble-scan"), help: "Scan for an SMP device over Bluetooth LE (not available yet).")
+    @Flag(name: .customLong("ble-scan"), help: "Use the first SMP device a Bluetooth LE scan finds; alone, list the SMP devices found.")
     var bleScan = false
+
+    @Option(name: .customLong("hci"), help: ArgumentHelp(
+        "Bluetooth LE through our own LE host on this HCI controller: tcp:HOST:PORT (e.g. bumble's), serial:PATH[@BAUD] or user:N (adapter down).",
+        valueName: "controller"))
+    var hci: String?
 
     @Option(name: .customLong("serial"), help: ArgumentHelp(
         "Reach the device on a serial port or pseudo-terminal (SMP console framing).", valueName: "device"))
@@ -84,6 +90,10 @@ struct GlobalOptions: ParsableArguments {
         if let mtu, !(64...65_507).contains(mtu) { throw ValidationError("--mtu must be 64 to 65507 bytes") }
         if let udp {
             do { _ = try ConnectionSpec(udpOption: udp) } catch { throw ValidationError(error.description) }
+        }
+        if let hci {
+            guard ble != nil || bleScan else { throw ValidationError("--hci names a controller: add --ble ADDRESS|NAME or --ble-scan") }
+            do { _ = try ConnectionSpec.hciController(option: hci) } catch { throw ValidationError(error.description) }
         }
     }
 

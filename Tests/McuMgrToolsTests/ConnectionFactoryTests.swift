@@ -44,16 +44,29 @@ struct ConnectionFactoryTests {
         #expect(CommandFailure(error).status == .transport)
     }
 
-    @Test("Bluetooth LE and HCI specs parse, and connecting says they are not available yet", arguments: [
-        ("ble", "peer_id=AA:BB:CC:DD:EE:FF", TransportKind.ble),
-        ("ble", "peer_name=x,hci=tcp:127.0.0.1:9001", .hci),
-    ])
-    func unavailable(type: String, connString: String, kind: TransportKind) async throws {
-        let spec = try ConnectionSpec(type: type, connString: connString)
-        #expect(spec.kind == kind)
-        #expect(!ConnectionFactory.standard.isAvailable(kind))
-        await #expect(throws: ConnectionError.transportUnavailable(kind)) { try await ConnectionFactory.standard.connect(spec) }
-        #expect(CommandFailure(ConnectionError.transportUnavailable(kind)).status == .transport)
+    @Test("Bluetooth LE specs parse, and connecting through BlueZ says it is not available yet")
+    func unavailable() async throws {
+        let spec = try ConnectionSpec(type: "ble", connString: "peer_id=AA:BB:CC:DD:EE:FF")
+        #expect(spec.kind == .ble)
+        #expect(!ConnectionFactory.standard.isAvailable(.ble))
+        await #expect(throws: ConnectionError.transportUnavailable(.ble)) { try await ConnectionFactory.standard.connect(spec) }
+        #expect(CommandFailure(ConnectionError.transportUnavailable(.ble)).status == .transport)
+    }
+
+    @Test("an HCI controller that is not there: a transport error naming it, exit 3")
+    func missingHCIController() async throws {
+        let spec = try ConnectionSpec(type: "ble", connString: "peer_name=x,hci=tcp:127.0.0.1:1")
+        #expect(spec.kind == .hci)
+        #expect(ConnectionFactory.standard.isAvailable(.hci))
+        do {
+            let connection = try await ConnectionFactory.standard.connect(spec)
+            await connection.close()
+            Issue.record("connected to an HCI controller on port 1")
+        } catch {
+            guard case .connectFailed(spec, _) = error else { Issue.record("\(error)"); return }
+            #expect(error.description.contains("tcp:127.0.0.1:1"))
+            #expect(CommandFailure(error).status == .transport)
+        }
     }
 
     @Test("a serial device that is not there: a transport error naming the device, exit 3")

@@ -20,7 +20,11 @@ public struct ConnectionFactory: Sendable {
     /// Makes a connected transport for a spec of the kind it was registered for.
     public typealias Connector = @Sendable (ConnectionSpec, ConnectionOptions) async throws(ConnectionError) -> any SMPTransport
 
+    /// Lists the SMP devices a transport kind can reach (Bluetooth LE scans), for `duration`.
+    public typealias Scanner = @Sendable (ConnectionSpec, Duration, ConnectionOptions) async throws(ConnectionError) -> [DeviceScanResult]
+
     private var connectors: [TransportKind: Connector] = [:]
+    private var scanners: [TransportKind: Scanner] = [:]
 
     /// A factory with no connectors.
     public init() {}
@@ -28,6 +32,17 @@ public struct ConnectionFactory: Sendable {
     /// Registers (or replaces) the connector for `kind`.
     public mutating func register(_ kind: TransportKind, connector: @escaping Connector) {
         connectors[kind] = connector
+    }
+
+    /// Registers (or replaces) the scanner for `kind`.
+    public mutating func registerScanner(_ kind: TransportKind, scanner: @escaping Scanner) {
+        scanners[kind] = scanner
+    }
+
+    /// The SMP devices found by scanning through what `spec` names (its kind's scanner) for `duration`.
+    public func scan(_ spec: ConnectionSpec, for duration: Duration, options: ConnectionOptions = ConnectionOptions()) async throws(ConnectionError) -> [DeviceScanResult] {
+        guard let scanner = scanners[spec.kind] else { throw .transportUnavailable(spec.kind) }
+        return try await scanner(spec, duration, options)
     }
 
     /// Whether a connector for `kind` is registered.

@@ -134,6 +134,11 @@ extension ConnectionSpec {
         return p
     }
 
+    /// The controller of `--hci`: `tcp:HOST:PORT`, `serial:PATH[@BAUD]` or `user:N` (also `user:hciN`).
+    public static func hciController(option text: String) throws(ConnectionStringError) -> HCIController {
+        try hciController(text)
+    }
+
     /// `tcp:HOST:PORT`, `serial:PATH[@BAUD]` or `user:N` (also `user:hciN`).
     static func hciController(_ text: String) throws(ConnectionStringError) -> HCIController {
         let invalid = ConnectionStringError.invalidValue(key: "hci", value: text, expected: "tcp:HOST:PORT, serial:PATH[@BAUD] or user:N")

@@ -6,14 +6,17 @@ import SMPTestSupport
 import SMPUDP
 
 extension ConnectionFactory {
-    /// The transports of this build: UDP, serial and the built-in simulator. Bluetooth LE
-    /// (`SMPBLE`, kinds `.ble` and `.hci`) registers here, one entry each, when its target lands;
-    /// until then its specs parse and connecting says it is not available.
+    /// The transports of this build: UDP, serial, the built-in simulator, and Bluetooth LE through
+    /// our own LE host on an HCI controller (kind `.hci`, with its scanner). Bluetooth LE through
+    /// BlueZ (`SMPBLE`'s kernel-socket path, kind `.ble`) registers here, one entry, when its
+    /// connector lands; until then its specs parse and connecting says it is not available.
     public static var standard: ConnectionFactory {
         var factory = ConnectionFactory()
         factory.register(.udp, connector: connectUDP)
         factory.register(.serial, connector: connectSerial)
         factory.register(.simulator, connector: connectSimulator)
+        factory.register(.hci, connector: connectHCI)
+        factory.registerScanner(.hci, scanner: scanHCI)
         return factory
     }
 

@@ -1,0 +1,194 @@
+import BLEHost
+import GATT
+import Logging
+import SMP
+import SMPBLE
+import Synchronization
+
+/// Our own LE host on one HCI controller, for one device: opens the controller on first use,
+/// finds the device (by address, by name, or the first that advertises the SMP service), and makes
+/// a new ATT bearer on every (re)connection. ``HCIBLETransport`` closes it with the transport.
+final class HCISession: Sendable {
+    /// The controller and the device, as the connection string named them.
+    let controller: HCIController
+    let peer: BLEPeer
+    let addressType: BLEAddressType?
+    /// How long finding and connecting to the device may take.
+    let scanTimeout: Duration
+    private let clock: SMPClock
+    private let logger: Logger
+    private let state = Mutex<State>(State())
+    private let gate = HCIOpenGate()
+
+    private struct State {
+        var host: LEHost?
+        var address: LEAddress?
+        var connection: LEConnection?
+        var closed = false
+    }
+
+    init(controller: HCIController, peer: BLEPeer, addressType: BLEAddressType?, scanTimeout: Duration, clock: SMPClock, logger: Logger) {
+        self.controller = controller
+        self.peer = peer
+        self.addressType = addressType
+        self.scanTimeout = scanTimeout
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// What the session connects to, for messages: `smp-sim via tcp:127.0.0.1:9001`.
+    var description: String {
+        switch peer {
+        case .address(let address): return "\(address) via \(controller)"
+        case .name(let name): return "'\(name)' via \(controller)"
+        case .scan: return "the first SMP device found via \(controller)"
+        }
+    }
+
+    /// The security the device asked for that the host cannot give, seen on the last connection.
+    var securityRequired: String? { state.withLock { $0.connection?.securityRequired } }
+
+    /// Opens (once) the controller and its host.
+    func host() async throws(BLEError) -> LEHost {
+        try await gate.run { () async throws(BLEError) -> LEHost in
+            // A host whose controller link ended is replaced (the controller restarted, the TCP link broke).
+            if let host = state.withLock({ $0.host }), !host.isClosed { return host }
+            if state.withLock({ $0.closed }) { throw .io("the connection was closed") }
+            let host = LEHost(transport: try await Self.open(controller, logger: logger), clock: HostClock(clock, taskExecutor: clock.taskExecutor), logger: logger)
+            do throws(LEHostError) {
+                try await host.start()
+            } catch {
+                await host.close()
+                throw Self.bleError(error)
+            }
+            let keep = state.withLock { s -> Bool in
+                guard !s.closed else { return false }
+                s.host = host
+                return true
+            }
+            guard keep else {
+                await host.close()
+                throw .io("the connection was closed")
+            }
+            return host
+        }
+    }
+
+    /// Opens the HCI transport a controller string names.
+    static func open(_ controller: HCIController, logger: Logger) async throws(BLEError) -> any HCITransport {
+        do {
+            switch controller {
+            case .tcp(let host, let port): return try await HCITransports.tcp(host: host, port: port, logger: logger)
+            case .serial(let path, let baud): return try await HCITransports.serial(path: path, baudRate: baud ?? 1_000_000, logger: logger)
+            case .userChannel(let index): return try await HCITransports.userChannel(index: index, logger: logger)
+            }
+        } catch {
+            throw bleError(.transport(error))
+        }
+    }
+
+    /// Finds the device (once; reconnections reuse its address) and connects: a fresh ATT bearer.
+    func makeBearer() async throws(BLEError) -> any ATTBearer {
+        let host = try await host()
+        let address = try await resolve(host)
+        do {
+            let connection = try await host.connect(to: address)
+            state.withLock { $0.connection = connection }
+            return connection.attBearer
+        } catch {
+            throw Self.bleError(error)
+        }
+    }
+
+    private func resolve(_ host: LEHost) async throws(BLEError) -> LEAddress {
+        if let known = state.withLock({ $0.address }) { return known }
+        let address: LEAddress
+        switch peer {
+        case .address(let text):
+            if let type = addressType {
+                guard let parsed = LEAddress(text, kind: type == .public ? .public : .random) else { throw .invalidAddress("'\(text)' is not a device address") }
+                address = parsed
+            } else {
+                // The address type is not given: learn it from the device's advertisements.
+                guard let parsed = LEAddress(text) else { throw .invalidAddress("'\(text)' is not a device address") }
+                address = try await find(host, service: nil, what: "\(text)") { $0.address.bytes == parsed.bytes }.address
+            }
+        case .name(let name):
+            address = try await find(host, service: BLETransport.serviceUUID, what: "an SMP device named '\(name)'") { $0.name == name }.address
+        case .scan:
+            address = try await find(host, service: BLETransport.serviceUUID, what: "an SMP device") { _ in true }.address
+        }
+        state.withLock { $0.address = address }
+        return address
+    }
+
+    private func find(
+        _ host: LEHost, service: BluetoothUUID?, what: String, where matches: @escaping @Sendable (LEScanResult) -> Bool
+    ) async throws(BLEError) -> LEScanResult {
+        let found: LEScanResult?
+        do {
+            found = try await host.find(service: service, within: scanTimeout, where: matches)
+        } catch {
+            throw Self.bleError(error)
+        }
+        guard let found else {
+            throw .hostDown("no advertisement from \(what) within \(scanTimeout) via \(controller): is it advertising and in range?")
+        }
+        logger.info("found \(found.address) \(found.name ?? "")")
+        return found
+    }
+
+    /// Disconnects and closes the controller.
+    func close() async {
+        let host = state.withLock { s -> LEHost? in
+            s.closed = true
+            defer { s.host = nil }
+            return s.host
+        }
+        await host?.close()
+    }
+
+    /// The host's errors in the terms of `SMPBLE`.
+    static func bleError(_ error: LEHostError) -> BLEError {
+        switch error {
+        case .transport(.bluetoothUnavailable(let text)): return .bluetoothUnavailable(text)
+        case .transport(.permissionDenied(let text)): return .permissionDenied(text)
+        case .transport(.noAdapter(let text)): return .noAdapter(text)
+        case .transport(let other): return .io(other.description)
+        case .connectTimeout: return .timeout(error.description)
+        case .connectFailed: return .refused(error.description)
+        case .notFound: return .hostDown(error.description)
+        default: return .io(error.description)
+        }
+    }
+}
+
+/// Serialises opening the controller (a first-come, first-served lock for one async operation at a time).
+private final class HCIOpenGate: Sendable {
+    private let state = Mutex<(held: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func run<T, E: Error>(_ body: () async throws(E) -> T) async throws(E) -> T {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let acquired = state.withLock { s -> Bool in
+                if s.held {
+                    s.waiters.append(continuation)
+                    return false
+                }
+                s.held = true
+                return true
+            }
+            if acquired { continuation.resume() }
+        }
+        defer {
+            let next = state.withLock { s -> CheckedContinuation<Void, Never>? in
+                if s.waiters.isEmpty {
+                    s.held = false
+                    return nil
+                }
+                return s.waiters.removeFirst()
+            }
+            next?.resume()
+        }
+        return try await body()
+    }
+}
