@@ -15,11 +15,17 @@ extension GlobalOptions {
             var spec = try ConnectionSpec(bleOption: ble)
             if case .ble(var parameters) = spec {
                 parameters.controller = controller
+                parameters.addressType = bleType
+                parameters.adapter = bleAdapter
+                parameters.security = bleSecurity
                 spec = .ble(parameters)
             }
             return (spec, true)
         }
-        if bleScan { return (.ble(BLEConnectionParameters(peer: .scan, controller: controller)), true) }
+        if bleScan {
+            let parameters = BLEConnectionParameters(peer: .scan, adapter: bleAdapter, security: bleSecurity, controller: controller)
+            return (.ble(parameters), true)
+        }
         if sim { return (.simulator, true) }
         if connType != nil || connString != nil {
             return (try ConnectionSpec(type: connType ?? "udp", connString: connString), true)

@@ -1,6 +1,9 @@
 import ArgumentParser
 import McuMgrTools
 
+extension BLEAddressType: ExpressibleByArgument {}
+extension BLESecurity: ExpressibleByArgument {}
+
 /// The options every command takes, before or after the subcommand (as with Apache's Go
 /// `mcumgr`): how to reach the device, how long to wait, and how to print.
 struct GlobalOptions: ParsableArguments {
@@ -14,6 +17,17 @@ struct GlobalOptions: ParsableArguments {
 
     @Flag(name: .customLong("ble-scan"), help: "Use the first SMP device a Bluetooth LE scan finds; alone, list the SMP devices found.")
     var bleScan = false
+
+    @Option(name: .customLong("ble-type"), help: ArgumentHelp(
+        "The --ble address's type, public or random (without it, a scan finds the device and its type).", valueName: "type"))
+    var bleType: BLEAddressType?
+
+    @Option(name: .customLong("ble-adapter"), help: ArgumentHelp("The local Bluetooth adapter, by name (hci0) or address.", valueName: "adapter"))
+    var bleAdapter: String?
+
+    @Option(name: .customLong("ble-security"), help: ArgumentHelp(
+        "The Bluetooth LE link's security level: low (default), medium (encrypted) or high (authenticated).", valueName: "level"))
+    var bleSecurity: BLESecurity?
 
     @Option(name: .customLong("hci"), help: ArgumentHelp(
         "Bluetooth LE through our own LE host on this HCI controller: tcp:HOST:PORT (e.g. bumble's), serial:PATH[@BAUD] or user:N (adapter down).",
@@ -90,6 +104,15 @@ struct GlobalOptions: ParsableArguments {
         if let mtu, !(64...65_507).contains(mtu) { throw ValidationError("--mtu must be 64 to 65507 bytes") }
         if let udp {
             do { _ = try ConnectionSpec(udpOption: udp) } catch { throw ValidationError(error.description) }
+        }
+        if ble == nil, !bleScan, bleType != nil || bleSecurity != nil {
+            throw ValidationError("--ble-type and --ble-security go with --ble ADDRESS|NAME or --ble-scan")
+        }
+        if bleType != nil, ble.map(ConnectionSpec.isBLEAddress) != true {
+            throw ValidationError("--ble-type is the type of a device address: give --ble AA:BB:CC:DD:EE:FF")
+        }
+        if hci != nil, bleAdapter != nil || bleSecurity != nil {
+            throw ValidationError("--ble-adapter and --ble-security are for the kernel's Bluetooth stack; --hci names the controller itself")
         }
         if let hci {
             guard ble != nil || bleScan else { throw ValidationError("--hci names a controller: add --ble ADDRESS|NAME or --ble-scan") }

@@ -30,7 +30,7 @@ extension MCUmgr {
                 parameters.peer = .scan
                 spec = .ble(parameters)
             } else {
-                spec = .ble(BLEConnectionParameters(peer: .scan))
+                spec = .ble(BLEConnectionParameters(peer: .scan, adapter: global.bleAdapter))
             }
             let found = try await ConnectionFactory.standard.scan(spec, for: .milliseconds(Int(seconds * 1000)), options: global.connectionOptions)
             let entries = found.map { Entry(address: $0.address, type: $0.addressType.rawValue, name: $0.name, rssi: $0.rssi) }

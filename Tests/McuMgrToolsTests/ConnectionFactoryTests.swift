@@ -44,13 +44,29 @@ struct ConnectionFactoryTests {
         #expect(CommandFailure(error).status == .transport)
     }
 
-    @Test("Bluetooth LE specs parse, and connecting through BlueZ says it is not available yet")
-    func unavailable() async throws {
-        let spec = try ConnectionSpec(type: "ble", connString: "peer_id=AA:BB:CC:DD:EE:FF")
-        #expect(spec.kind == .ble)
-        #expect(!ConnectionFactory.standard.isAvailable(.ble))
-        await #expect(throws: ConnectionError.transportUnavailable(.ble)) { try await ConnectionFactory.standard.connect(spec) }
-        #expect(CommandFailure(ConnectionError.transportUnavailable(.ble)).status == .transport)
+    @Test("Bluetooth LE through BlueZ: connecting and scanning on a kernel without Bluetooth fail with a transport error that says so")
+    func blueZWithoutBluetooth() async throws {
+        #expect(ConnectionFactory.standard.isAvailable(.ble))
+        for connString in ["peer_id=AA:BB:CC:DD:EE:FF", "peer_id=AA:BB:CC:DD:EE:FF,addr_type=random,security=high", "peer_name=board,ctlr_name=hci0"] {
+            let spec = try ConnectionSpec(type: "ble", connString: connString)
+            #expect(spec.kind == .ble)
+            do {
+                let connection = try await ConnectionFactory.standard.connect(spec)
+                await connection.close()
+                Issue.record("connected over Bluetooth in a kernel without it")
+            } catch {
+                guard case .connectFailed(spec, _) = error else { Issue.record("\(error)"); continue }
+                #expect(error.description.contains("Bluetooth is not available"), "\(error)")
+                #expect(CommandFailure(error).status == .transport)
+            }
+        }
+        let scan = ConnectionSpec.ble(BLEConnectionParameters(peer: .scan))
+        do {
+            _ = try await ConnectionFactory.standard.scan(scan, for: .seconds(1))
+            Issue.record("scanned in a kernel without Bluetooth")
+        } catch {
+            #expect(error.description.contains("Bluetooth is not available"), "\(error)")
+        }
     }
 
     @Test("an HCI controller that is not there: a transport error naming it, exit 3")

@@ -152,6 +152,8 @@ public enum ConnectionError: Error, Sendable, Hashable, CustomStringConvertible 
             return "cannot start the built-in simulator: \(reason)"
         case .connectFailed(.serial(let parameters), let reason):
             return "cannot open \(parameters.device): \(reason)"
+        case .connectFailed(let spec, .unreachable(let why)):
+            return "cannot reach the device over \(spec.kind) (\(spec.connectionString ?? spec.typeName)): \(why)"
         case .connectFailed(let spec, let reason):
             return "cannot reach the device over \(spec.kind) (\(spec.connectionString ?? spec.typeName)): \(reason)"
         case .unsupported(let spec):

@@ -96,6 +96,9 @@ extension ConnectionSpec {
     static let bleKeys = ["peer_id", "peer_name", "addr_type", "ctlr_name", "security", "hci"]
     static let serialKeys = ["dev", "baud", "mtu", "line_length", "raw", "rtscts"]
 
+    /// Whether `text` is a Bluetooth device address (`AA:BB:CC:DD:EE:FF`, any case) rather than a name.
+    public static func isBLEAddress(_ text: String) -> Bool { bleAddress(text) != nil }
+
     /// An address when `text` is one, else a name.
     static func blePeer(_ text: String) -> BLEPeer {
         bleAddress(text).map { .address($0) } ?? .name(text)

@@ -6,15 +6,16 @@ import SMPTestSupport
 import SMPUDP
 
 extension ConnectionFactory {
-    /// The transports of this build: UDP, serial, the built-in simulator, and Bluetooth LE through
-    /// our own LE host on an HCI controller (kind `.hci`, with its scanner). Bluetooth LE through
-    /// BlueZ (`SMPBLE`'s kernel-socket path, kind `.ble`) registers here, one entry, when its
-    /// connector lands; until then its specs parse and connecting says it is not available.
+    /// The transports of this build: UDP, serial, the built-in simulator, Bluetooth LE through the
+    /// kernel's Bluetooth stack (BlueZ L2CAP sockets, kind `.ble`) and through our own LE host on
+    /// an HCI controller (kind `.hci`), each Bluetooth kind with its scanner.
     public static var standard: ConnectionFactory {
         var factory = ConnectionFactory()
         factory.register(.udp, connector: connectUDP)
         factory.register(.serial, connector: connectSerial)
         factory.register(.simulator, connector: connectSimulator)
+        factory.register(.ble, connector: connectBlueZ)
+        factory.registerScanner(.ble, scanner: scanBlueZ)
         factory.register(.hci, connector: connectHCI)
         factory.registerScanner(.hci, scanner: scanHCI)
         return factory

@@ -1,0 +1,93 @@
+import GATT
+import Logging
+import SMP
+import SMPBLE
+
+extension ConnectionFactory {
+    /// How long `--ble NAME` (or an address without `--ble-type`) scans for the device's advertisement.
+    static let blueZScanTimeout: Duration = .seconds(10)
+
+    /// Bluetooth LE through the kernel's Bluetooth stack (`--ble` without `--hci`): an L2CAP LE
+    /// socket on the ATT channel from the spec's adapter, SMP over GATT on it. A device named by
+    /// its advertised name, or by an address without a type, is found by a scan first.
+    @Sendable static func connectBlueZ(_ spec: ConnectionSpec, _ options: ConnectionOptions) async throws(ConnectionError) -> any SMPTransport {
+        guard case .ble(let parameters) = spec, parameters.controller == nil else { throw .unsupported(spec) }
+        let resolver = BlueZPeerResolver(parameters: parameters, clock: options.clock, logger: options.logger)
+        let security = BLESecurityLevel(rawValue: (parameters.security ?? .low).rawValue) ?? .low
+        let connector = BLEConnector(resolver.description) { () async throws(BLEError) -> any ATTBearer in
+            let address = try await resolver.address()
+            return try await BLEConnector.bluez(
+                address: address, adapter: parameters.adapter, security: security, timeout: .seconds(10), clock: options.clock
+            ).makeBearer()
+        }
+        var configuration = BLETransport.Configuration()
+        if let size = options.maximumPacketSize { configuration.reassemblyBufferSize = size }
+        let transport = BLETransport(connector: connector, configuration: configuration, clock: options.clock, logger: options.logger)
+        do {
+            try await open(transport, spec: spec)
+        } catch {
+            await transport.close()
+            throw error
+        }
+        return transport
+    }
+
+    /// The SMP devices advertising near the spec's BlueZ adapter (libbluetooth's HCI scan).
+    @Sendable static func scanBlueZ(_ spec: ConnectionSpec, _ duration: Duration, _ options: ConnectionOptions) async throws(ConnectionError) -> [DeviceScanResult] {
+        guard case .ble(let parameters) = spec, parameters.controller == nil else { throw .unsupported(spec) }
+        let results: [BLEScanResult]
+        do {
+            results = try await BLEScanner.scan(adapter: parameters.adapter, duration: duration, clock: options.clock)
+        } catch {
+            throw .connectFailed(spec, reason: .unreachable(error.description))
+        }
+        return results.map {
+            DeviceScanResult(address: $0.address.string, addressType: $0.address.type == .public ? .public : .random, name: $0.name, rssi: $0.rssi)
+        }
+    }
+}
+
+/// Turns a `--ble` peer into a BlueZ device address: an address with a known type as it is;
+/// otherwise the first matching advertisement of a scan (which also tells the address type).
+struct BlueZPeerResolver: Sendable, CustomStringConvertible {
+    let parameters: BLEConnectionParameters
+    let clock: SMPClock
+    let logger: Logger
+
+    var description: String {
+        let via = parameters.adapter.map { " via \($0)" } ?? ""
+        switch parameters.peer {
+        case .address(let text): return text + via
+        case .name(let name): return "the SMP device named '\(name)'" + via
+        case .scan: return "the first SMP device found" + via
+        }
+    }
+
+    /// The address to connect to, scanning when the spec does not give it whole.
+    func address() async throws(BLEError) -> BluetoothDeviceAddress {
+        switch parameters.peer {
+        case .address(let text):
+            if let type = parameters.addressType {
+                guard let address = BluetoothDeviceAddress(text, type: type == .public ? .public : .random) else {
+                    throw .invalidAddress("'\(text)' is not a device address")
+                }
+                return address
+            }
+            guard let wanted = BluetoothDeviceAddress(text) else { throw .invalidAddress("'\(text)' is not a device address") }
+            return try await find("\(text) (give --ble-type public|random to skip the scan)") { $0.address.bytes == wanted.bytes }
+        case .name(let name):
+            return try await find("an SMP device named '\(name)'") { $0.name == name }
+        case .scan:
+            return try await find("an SMP device") { _ in true }
+        }
+    }
+
+    private func find(_ what: String, where matches: (BLEScanResult) -> Bool) async throws(BLEError) -> BluetoothDeviceAddress {
+        let found = try await BLEScanner.scan(adapter: parameters.adapter, duration: ConnectionFactory.blueZScanTimeout, clock: clock)
+        guard let match = found.filter(matches).max(by: { $0.rssi < $1.rssi }) else {
+            throw .hostDown("no advertisement of the SMP service from \(what) within \(ConnectionFactory.blueZScanTimeout): is it advertising and in range?")
+        }
+        logger.info("found \(match.address) \(match.name ?? "")")
+        return match.address
+    }
+}
