@@ -4,6 +4,11 @@ public struct DeviceConfiguration: Sendable {
     public var bufferSize: Int = 2048
     /// `buf_count`: SMP buffers, i.e. requests the device holds at once (`CONFIG_MCUMGR_TRANSPORT_NETBUF_COUNT`).
     public var bufferCount: Int = 4
+    /// What MCUmgr parameters (OS command 6) report as `buf_size` instead of ``bufferSize``, to
+    /// test clients against a device that misreports it (0, 10, −1); `nil` reports the real value.
+    public var reportedBufferSize: Int? = nil
+    /// What MCUmgr parameters report as `buf_count` instead of ``bufferCount``; `nil` reports the real value.
+    public var reportedBufferCount: Int? = nil
     /// Updatable images, each with a primary and a secondary slot.
     public var imageCount: Int = 2
     /// Size of every image slot in bytes.
