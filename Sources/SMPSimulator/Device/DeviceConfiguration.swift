@@ -48,8 +48,16 @@ public struct DeviceConfiguration: Sendable {
     public var clockStartsSet = false
     /// Mount point of the file system.
     public var mountPoint = "/lfs1"
-    /// Bytes the file system holds.
+    /// Bytes of file contents the file system holds; writing past it answers `FILE_WRITE_FAILED`.
     public var fileSystemCapacity = 1 << 20
+    /// Files the file system holds; creating one more answers `FS_MGMT_ERR_UNKNOWN` (littlefs's
+    /// `-ENOSPC` from `fs_open`).
+    public var fileSystemMaximumFiles = 1024
+    /// Settings the device keeps (in RAM and in its storage partition); writing a new one past it
+    /// answers `MGMT_ERR_ENOMEM`.
+    public var settingsMaximumEntries = 256
+    /// Bytes of settings names and values the device keeps; a write past it answers `MGMT_ERR_ENOMEM`.
+    public var settingsMaximumBytes = 16 * 1024
     /// Longest file path (`CONFIG_MCUMGR_GRP_FS_PATH_LEN`).
     public var maximumPathLength = 64
     /// Settings names must be shorter than this (`CONFIG_MCUMGR_GRP_SETTINGS_NAME_LEN`).
