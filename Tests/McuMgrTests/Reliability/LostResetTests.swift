@@ -18,6 +18,7 @@ struct LostResetTests {
     struct Outcome {
         let result: Result<FirmwareUpgradeReport, FirmwareUpgradeError>
         let resetsSeen: Int
+        let erasesSeen: Int
         let boots: Int
         let primary: SlotState?
         let image: McuBootImage
@@ -25,29 +26,38 @@ struct LostResetTests {
 
     /// One test-and-confirm upgrade over a link that loses the reset requests and answers picked.
     static func upgrade(
-        requests: LossyLink.Filter = .none, responses: LossyLink.Filter = .none, bootDuration: Duration = .milliseconds(300)
+        requests: LossyLink.Filter = .none, responses: LossyLink.Filter = .none, bootDuration: Duration = .milliseconds(300),
+        foreignPendingImage: Bool = false
     ) async throws -> Outcome {
         let clock = VirtualRuntime.currentClock
         var configuration = DeviceConfiguration()
         configuration.imageCount = 1
         configuration.bootDuration = bootDuration
+        configuration.allowsErasingPendingSlots = true
         let device = SimulatedDevice(configuration: configuration, clock: clock, logger: ManagerHarness.quietLogger)
         await device.install(try UpgradeFixtures.runningImage().bytes, image: 0, slot: 0)
+        if foreignPendingImage {
+            await device.install(try UpgradeFixtures.image(size: 8 * 1024, version: "1.5.0", seed: 99).bytes, image: 0, slot: 1, mark: .test)
+        }
         let transport = await LossyLink.transport(to: device, requests: requests, responses: responses)
         // The session resends what may be resent: twice, after 500 ms each.
         let client = SMPClient(transport: transport, configuration: .init(timeout: .milliseconds(500), retries: 2), clock: clock)
         let image = try UpgradeFixtures.image()
+        var upgrade = UpgradeFixtures.configuration()
+        upgrade.resetTimeout = FirmwareUpgradeConfiguration().resetTimeout
         let result: Result<FirmwareUpgradeReport, FirmwareUpgradeError>
         do throws(FirmwareUpgradeError) {
             result = .success(try await FirmwareUpgradeManager(client: client).upgrade(
-                images: [FirmwareUpgradeImage(image: image)], configuration: UpgradeFixtures.configuration()))
+                images: [FirmwareUpgradeImage(image: image)], configuration: upgrade))
         } catch {
             result = .failure(error)
         }
         await client.close()
         let resets = await device.requestLog.filter { $0.group == 0 && $0.command == 5 }.count
+        let erases = await device.requestLog.filter { $0.group == 1 && $0.command == 5 }.count
         let primary = await device.slotStates().first { $0.image == 0 && $0.slot == 0 }
-        return Outcome(result: result, resetsSeen: resets, boots: await device.bootCount, primary: primary, image: image)
+        return Outcome(
+            result: result, resetsSeen: resets, erasesSeen: erases, boots: await device.bootCount, primary: primary, image: image)
     }
 
     static func expectUpgraded(_ outcome: Outcome, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -84,6 +94,33 @@ struct LostResetTests {
         #expect(requests.lost == 1)
         // The device saw only the second request (the first never reached it).
         #expect(outcome.resetsSeen == 1)
+        Self.expectUpgraded(outcome)
+    }
+
+    @Test("the first four reset requests are lost: asked again until one arrives (not three times at most), one reboot")
+    func requestLostFourTimes() async throws {
+        let requests = LossyLink.resets(losing: [0, 1, 2, 3])
+        let outcome = try await Self.upgrade(requests: requests)
+        #expect(requests.lost == 4)
+        #expect(outcome.resetsSeen == 1)
+        Self.expectUpgraded(outcome)
+    }
+
+    @Test("the erase of a foreign pending image loses its answer: the table shows it happened, no second erase")
+    func eraseAnswerLost() async throws {
+        let answers = LossyLink.Filter(losing: [0]) { $0.group == SMPGroup.image.rawValue && $0.command == 5 }
+        let outcome = try await Self.upgrade(responses: answers, foreignPendingImage: true)
+        #expect(answers.lost == 1)
+        #expect(outcome.erasesSeen == 1)
+        Self.expectUpgraded(outcome)
+    }
+
+    @Test("the erase request itself is lost: the table still shows the pending image, so it is erased again")
+    func eraseRequestLost() async throws {
+        let requests = LossyLink.Filter(losing: [0]) { $0.group == SMPGroup.image.rawValue && $0.command == 5 }
+        let outcome = try await Self.upgrade(requests: requests, foreignPendingImage: true)
+        #expect(requests.lost == 1)
+        #expect(outcome.erasesSeen == 1)
         Self.expectUpgraded(outcome)
     }
 
