@@ -95,6 +95,18 @@ struct MCUmgrSim: AsyncParsableCommand {
     @Option(name: .customLong("image-size"), help: "Payload bytes of the running images.", transform: size("--image-size"))
     var imageSize = 65_536
 
+    @Option(name: .customLong("fs-capacity"), help: "Bytes of file contents the file system holds.", transform: size("--fs-capacity"))
+    var fileSystemCapacity = DeviceConfiguration().fileSystemCapacity
+
+    @Option(name: .customLong("fs-files"), help: "Files the file system holds.", transform: size("--fs-files"))
+    var fileSystemFiles = DeviceConfiguration().fileSystemMaximumFiles
+
+    @Option(name: .customLong("settings-entries"), help: "Settings the device keeps.", transform: size("--settings-entries"))
+    var settingsEntries = DeviceConfiguration().settingsMaximumEntries
+
+    @Option(name: .customLong("settings-bytes"), help: "Bytes of settings names and values the device keeps.", transform: size("--settings-bytes"))
+    var settingsBytes = DeviceConfiguration().settingsMaximumBytes
+
     @Option(name: .customLong("boot-time"), help: "Milliseconds the device needs to boot after a reset.")
     var bootTime: Double = 300
 
@@ -152,6 +164,10 @@ struct MCUmgrSim: AsyncParsableCommand {
         guard (1...65_535).contains(bufferCount), (64...65_543).contains(bufferSize) else {
             throw ValidationError("--buf-count must be 1 to 65535 and --buf-size 64 to 65543 bytes")
         }
+        for (name, value) in [("--fs-capacity", fileSystemCapacity), ("--fs-files", fileSystemFiles),
+                              ("--settings-entries", settingsEntries), ("--settings-bytes", settingsBytes)] where value < 0 {
+            throw ValidationError("\(name) must be 0 or more")
+        }
         guard (0...0x7fff_ffff).contains(imageSize) else { throw ValidationError("--image-size must be 0 to 0x7fffffff bytes") }
         // The running image (header, payload, hash TLV) must fit its slot, with room for MCUboot's trailer.
         let runningImage = 0x200 + imageSize + 40
@@ -204,6 +220,10 @@ struct MCUmgrSim: AsyncParsableCommand {
         c.bufferCount = bufferCount
         c.imageCount = images
         c.slotSize = slotSize
+        c.fileSystemCapacity = fileSystemCapacity
+        c.fileSystemMaximumFiles = fileSystemFiles
+        c.settingsMaximumEntries = settingsEntries
+        c.settingsMaximumBytes = settingsBytes
         c.reportedBufferSize = reportedBufferSize
         c.reportedBufferCount = reportedBufferCount
         c.usesIndefiniteLengthMaps = indefiniteMaps
