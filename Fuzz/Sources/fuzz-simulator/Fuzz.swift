@@ -14,6 +14,7 @@ public func fuzzSimulator(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt 
     var input = FuzzInput(start, count)
     var buffers: [[UInt8]] = []
     while !input.isAtEnd, buffers.count < 64 { buffers.append(input.piece()) }
+    let received = buffers
     runBlocking {
         var configuration = DeviceConfiguration()
         configuration.imageCount = 2
@@ -22,10 +23,10 @@ public func fuzzSimulator(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt 
         configuration.fileSystemCapacity = 64 * 1024
         configuration.fileSystemMaximumFiles = 64
         configuration.settingsMaximumEntries = 64
-        configuration.usesIndefiniteLengthMaps = buffers.count % 2 == 1
+        configuration.usesIndefiniteLengthMaps = received.count % 2 == 1
         let device = SimulatedDevice(configuration: configuration, logger: Device.quiet)
         await device.install(Device.running, image: 0, slot: 0)
-        for buffer in buffers {
+        for buffer in received {
             for answer in await device.handle(buffer) {
                 guard let packet = try? SMPPacket(decoding: answer) else { fatalError("the device answered a malformed packet") }
                 precondition(packet.header.operation.isResponse, "the device answered with a request")
