@@ -19,3 +19,36 @@ test: bootstrap
 
 clean:
 	rm -rf .build
+
+# Reliability: coverage-guided fuzzing (libFuzzer + AddressSanitizer, package Fuzz/) and the test
+# suite under AddressSanitizer and ThreadSanitizer. See README, "Reliability".
+#   make fuzz         every target until 10 million executions or FUZZ_SECONDS, on FUZZ_JOBS processes
+#   make fuzz-smoke   every target for FUZZ_SMOKE_SECONDS, one process
+#   make sanitize     swift test under ASan (.build-asan) and TSan (.build-tsan)
+FUZZ_TARGETS := $(sort $(notdir $(wildcard Fuzz/Sources/fuzz-*)))
+FUZZ_RUNS ?= 10000000
+FUZZ_SECONDS ?= 3600
+FUZZ_JOBS ?= 2
+FUZZ_SMOKE_SECONDS ?= 15
+
+.PHONY: fuzz-build fuzz fuzz-smoke sanitize sanitize-address sanitize-thread
+
+fuzz-build: bootstrap
+	swift build -c release --package-path Fuzz --scratch-path Fuzz/.build --sanitize=fuzzer --sanitize=address
+
+fuzz: fuzz-build
+	scripts/fuzz.sh $(FUZZ_RUNS) $(FUZZ_SECONDS) $(FUZZ_JOBS) $(FUZZ_TARGETS)
+
+fuzz-smoke: fuzz-build
+	scripts/fuzz.sh $(FUZZ_RUNS) $(FUZZ_SMOKE_SECONDS) 1 $(FUZZ_TARGETS)
+
+sanitize: sanitize-address sanitize-thread
+
+sanitize-address: bootstrap
+	swift build --build-tests --sanitize=address --scratch-path .build-asan
+	swift test --skip-build --sanitize=address --scratch-path .build-asan
+
+sanitize-thread: bootstrap
+	swift build --build-tests --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS="suppressions=$(CURDIR)/scripts/tsan-suppressions.txt $(TSAN_OPTIONS)" \
+		swift test --skip-build --sanitize=thread --scratch-path .build-tsan

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Hex
 import Logging
 import SMPSerial
 import SMPSimulator
@@ -56,11 +57,17 @@ struct MCUmgrSim: AsyncParsableCommand {
     @Flag(name: .customLong("console-noise"), help: "Mix Zephyr-style log lines between the frames the device sends on --serial.")
     var consoleNoise = false
 
-    @Option(name: .customLong("buf-count"), help: "SMP buffers (buf_count): requests held at once.")
+    @Option(name: .customLong("buf-count"), help: "SMP buffers (buf_count): requests held at once.", transform: size("--buf-count"))
     var bufferCount = 4
 
-    @Option(name: .customLong("buf-size"), help: "Bytes per SMP buffer (buf_size), header included.")
+    @Option(name: .customLong("buf-size"), help: "Bytes per SMP buffer (buf_size), header included.", transform: size("--buf-size"))
     var bufferSize = 2048
+
+    @Option(name: .customLong("report-buf-size"), help: .hidden, transform: size("--report-buf-size"))
+    var reportedBufferSize: Int?
+
+    @Option(name: .customLong("report-buf-count"), help: .hidden, transform: size("--report-buf-count"))
+    var reportedBufferCount: Int?
 
     @Option(name: .customLong("overflow"), help: "A request beyond buf-count is 'drop'ped or answered 'nomem' (rc 2).")
     var overflow: OverflowChoice = .nomem
@@ -107,7 +114,7 @@ struct MCUmgrSim: AsyncParsableCommand {
     @Option(name: .customLong("images"), help: "Updatable images, each with two slots.")
     var images = 2
 
-    @Option(name: .customLong("slot-size"), help: "Bytes per image slot.")
+    @Option(name: .customLong("slot-size"), help: "Bytes per image slot, e.g. 524288 or 0x80000.", transform: size("--slot-size"))
     var slotSize = 0x80000
 
     @Option(
@@ -118,8 +125,20 @@ struct MCUmgrSim: AsyncParsableCommand {
         })
     var imageVersion = ImageVersion(1, 0, 0)
 
-    @Option(name: .customLong("image-size"), help: "Payload bytes of the running images.")
+    @Option(name: .customLong("image-size"), help: "Payload bytes of the running images.", transform: size("--image-size"))
     var imageSize = 65_536
+
+    @Option(name: .customLong("fs-capacity"), help: "Bytes of file contents the file system holds.", transform: size("--fs-capacity"))
+    var fileSystemCapacity = DeviceConfiguration().fileSystemCapacity
+
+    @Option(name: .customLong("fs-files"), help: "Files the file system holds.", transform: size("--fs-files"))
+    var fileSystemFiles = DeviceConfiguration().fileSystemMaximumFiles
+
+    @Option(name: .customLong("settings-entries"), help: "Settings the device keeps.", transform: size("--settings-entries"))
+    var settingsEntries = DeviceConfiguration().settingsMaximumEntries
+
+    @Option(name: .customLong("settings-bytes"), help: "Bytes of settings names and values the device keeps.", transform: size("--settings-bytes"))
+    var settingsBytes = DeviceConfiguration().settingsMaximumBytes
 
     @Option(name: .customLong("boot-time"), help: "Milliseconds the device needs to boot after a reset.")
     var bootTime: Double = 300
@@ -192,7 +211,19 @@ struct MCUmgrSim: AsyncParsableCommand {
     var deviceFaults: [String] = []
 
     func validate() throws {
-        guard bufferCount >= 1, bufferSize >= 64 else { throw ValidationError("--buf-count must be ≥ 1 and --buf-size ≥ 64") }
+        guard (1...65_535).contains(bufferCount), (64...65_543).contains(bufferSize) else {
+            throw ValidationError("--buf-count must be 1 to 65535 and --buf-size 64 to 65543 bytes")
+        }
+        for (name, value) in [("--fs-capacity", fileSystemCapacity), ("--fs-files", fileSystemFiles),
+                              ("--settings-entries", settingsEntries), ("--settings-bytes", settingsBytes)] where value < 0 {
+            throw ValidationError("\(name) must be 0 or more")
+        }
+        guard (0...0x7fff_ffff).contains(imageSize) else { throw ValidationError("--image-size must be 0 to 0x7fffffff bytes") }
+        // The running image (header, payload, hash TLV) must fit its slot, with room for MCUboot's trailer.
+        let runningImage = 0x200 + imageSize + 40
+        guard slotSize > runningImage + 4096 else {
+            throw ValidationError("--slot-size \(slotSize) cannot hold the running image of \(runningImage) bytes and MCUboot's trailer (at least \(runningImage + 4097))")
+        }
         if serial == nil, baud != nil || raw || consoleNoise || lineLength != ConsoleFrameEncoder.defaultLineLength {
             throw ValidationError("--baud, --line-length, --raw and --console-noise apply to --serial")
         }
@@ -265,6 +296,12 @@ struct MCUmgrSim: AsyncParsableCommand {
         c.bufferCount = bufferCount
         c.imageCount = images
         c.slotSize = slotSize
+        c.fileSystemCapacity = fileSystemCapacity
+        c.fileSystemMaximumFiles = fileSystemFiles
+        c.settingsMaximumEntries = settingsEntries
+        c.settingsMaximumBytes = settingsBytes
+        c.reportedBufferSize = reportedBufferSize
+        c.reportedBufferCount = reportedBufferCount
         c.usesIndefiniteLengthMaps = indefiniteMaps
         c.preventsDowngrade = noDowngrade
         c.keepsUploadStateAcrossReset = keepUploadState
@@ -298,6 +335,16 @@ struct MCUmgrSim: AsyncParsableCommand {
         f.reconnectDelay = .milliseconds(reconnectDelay)
         f.busyImageRequests = busy
         return f
+    }
+}
+
+/// Reads a size or count option in decimal or `0x` hexadecimal, naming the option when it is neither.
+func size(_ option: String) -> @Sendable (String) throws -> Int {
+    { text in
+        guard let value = Int(decimalOrHex: text) else {
+            throw ValidationError("\(option) expects a number, in decimal or 0x hexadecimal (e.g. 524288 or 0x80000), not '\(text)'")
+        }
+        return value
     }
 }
 

@@ -51,7 +51,8 @@ extension MCUmgr.FS {
         var local: String
 
         @Option(name: .customLong("max-size"), help: ArgumentHelp(
-            "Refuse a file the device says is longer than this many bytes (default 64 MiB).", valueName: "bytes"))
+            "Refuse a file the device says is longer than this many bytes (default 64 MiB).", valueName: "bytes"),
+            transform: sizeOption("--max-size"))
         var maximumSize = FileSystemManager.defaultMaximumDownloadLength
 
         @OptionGroup var global: GlobalOptions

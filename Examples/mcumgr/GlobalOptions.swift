@@ -74,7 +74,7 @@ struct GlobalOptions: ParsableArguments {
     var tries: Int?
 
     @Option(name: .customLong("mtu"), help: ArgumentHelp(
-        "Largest SMP packet to send, in bytes (UDP default 1472).", valueName: "bytes"))
+        "Largest SMP packet to send, in bytes (UDP default 1472).", valueName: "bytes"), transform: sizeOption("--mtu"))
     var mtu: Int?
 
     @Flag(name: .customLong("json"), help: "Print the result as JSON.")

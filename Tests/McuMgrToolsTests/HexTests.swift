@@ -34,4 +34,16 @@ struct HexTests {
         #expect(TextFormat.printableText([0x00, 0x41]) == nil)
         #expect(TextFormat.printableText([0xff]) == nil)
     }
+
+    @Test("sizes in decimal or 0x hexadecimal, as imgtool's users write them")
+    func sizes() {
+        #expect(Int(decimalOrHex: "524288") == 524_288)
+        #expect(Int(decimalOrHex: "0x80000") == 0x80000)
+        #expect(Int(decimalOrHex: "0X1f") == 31)
+        #expect(Int(decimalOrHex: "-1") == -1)
+        #expect(Int(decimalOrHex: "0") == 0)
+        for bad in ["", "0x", "1f", "12kb", " 12", "+5", "0x-5", "99999999999999999999", "0x1_0"] {
+            #expect(Int(decimalOrHex: bad) == nil, "\(bad)")
+        }
+    }
 }

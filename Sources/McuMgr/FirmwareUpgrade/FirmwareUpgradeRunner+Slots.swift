@@ -21,11 +21,14 @@ extension FirmwareUpgradeRunner {
 
     /// Erases each slot holding a foreign image marked for the next boot; returns the images whose
     /// erase the device refused (`NO_FREE_SLOT`, its SMP v1 form `EBADSTATE`, or no erase command):
-    /// those need a reset first.
-    func eraseForeignImages(_ slots: [FirmwareUpgradePlan.SlotAddress], options: SMPRequestOptions) async throws -> Set<Int> {
+    /// those need a reset first; and whether an erase went unanswered (the caller reads the slot
+    /// table to learn whether it happened, and plans again), which is allowed until `deadline`.
+    func eraseForeignImages(
+        _ slots: [FirmwareUpgradePlan.SlotAddress], options: SMPRequestOptions, deadline: SMPInstant
+    ) async throws -> (refused: Set<Int>, unanswered: Bool) {
         var refused: Set<Int> = []
         for address in slots {
-            // Not resent after a lost answer (erase is not idempotent); busy answers are asked again.
+            // Not resent by the session after a lost answer (erase is not idempotent); busy answers are asked again.
             let outcome: Result<ImageEraseRequest.Response, SMPError>
             do throws(SMPError) {
                 outcome = .success(try await client.send(ImageEraseRequest(slot: address.absolute), options: options))
@@ -38,11 +41,14 @@ extension FirmwareUpgradeRunner {
             case .failure(.device(let error)) where Self.isRefusedErase(error):
                 logger.info("the device refused to erase image \(address.image) slot \(address.slot) (\(error)); resetting first")
                 refused.insert(address.image)
+            case .failure(.timeout) where client.clock.now < deadline:
+                logger.info("no answer to the erase of image \(address.image) slot \(address.slot); reading the slot table to learn whether it happened")
+                return (refused, true)
             case .failure(let error):
                 throw error
             }
         }
-        return refused
+        return (refused, false)
     }
 
     /// Whether an erase answer means the slot is held (or cannot be erased), not a failure.

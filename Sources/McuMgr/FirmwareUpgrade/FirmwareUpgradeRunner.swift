@@ -20,9 +20,13 @@ struct FirmwareUpgradeRunner: Sendable {
     static let resetGrace = Duration.milliseconds(300)
     /// How long a device must keep answering with an unchanged image table before a lost reset
     /// request is sent again (well past any device's reset delay, so it cannot reach the new image).
+    /// It is asked again as often as that happens until the reset timeout: on a lossy link each
+    /// request may be lost (three in a row are, at 30 % loss, in one upgrade of 37).
     static let resetRequestLostAfter = Duration.seconds(3)
-    /// How many times a reset is asked for when the device keeps answering without having rebooted.
-    static let maximumResetRequests = 3
+    /// How long to wait for an answer to the reset request, or to a slot table request while the
+    /// device reboots: the table, not the reset's answer, tells whether the device rebooted, so a
+    /// lost answer costs this much and no more (at most the session's own timeout).
+    static let pollTimeout = Duration.seconds(1)
     /// How many resets may be spent freeing the other slot before the upload (a foreign test
     /// image needs two: one boots it for test, the next reverts it).
     static let maximumClearingResets = 3
@@ -126,6 +130,7 @@ struct FirmwareUpgradeRunner: Sendable {
         var resetRequested = false
         var clearingResets = 0
         var refusedErases: Set<Int> = []
+        var firstErase: SMPInstant?
         while true {
             let plan = try makePlan(slots: slots, bootloader: bootloader, refusedErases: refusedErases, progress: progress)
             if resetRequested {
@@ -148,8 +153,11 @@ struct FirmwareUpgradeRunner: Sendable {
                 continue
             }
             if !plan.erases.isEmpty {
-                let refused = try await eraseForeignImages(plan.erases, options: step)
-                if !refused.isEmpty {
+                let eraseDeadline = firstErase ?? clock.now + configuration.stepTimeout
+                firstErase = eraseDeadline
+                let (refused, unanswered) = try await eraseForeignImages(plan.erases, options: step, deadline: eraseDeadline)
+                if !refused.isEmpty || unanswered {
+                    // An erase whose answer was lost may or may not have happened: the table says.
                     refusedErases.formUnion(refused)
                     slots = try await imageManager.list(options: step)
                     progress.slots = slots
@@ -269,16 +277,20 @@ struct FirmwareUpgradeRunner: Sendable {
     ///
     /// The reset is sent once: if its answer is lost, the device may already be booting the new
     /// image, and a second reset would make MCUboot revert it. Only a device that keeps answering
-    /// with an unchanged table for well past its reset delay is asked again.
+    /// with an unchanged table for well past its reset delay is asked again, as often as that
+    /// happens within the step timeout (a lossy link may lose each request); the device then has
+    /// the reset timeout from the last request to answer with its new table.
     private func resetAndWait(previous: [ImageSlot], progress: Progress) async throws -> [ImageSlot] {
-        let deadline = clock.now + configuration.resetTimeout
+        let requestDeadline = clock.now + configuration.stepTimeout
+        let poll = SMPRequestOptions(timeout: min(Self.pollTimeout, await client.configuration.timeout), retries: 0)
         var requests = 0
         var lastRequest = clock.now
+        var lastUnchanged: SMPInstant?
         func requestReset() async throws {
             requests += 1
             lastRequest = clock.now
             do {
-                try await defaultManager.reset()
+                try await defaultManager.reset(options: poll)
             } catch SMPError.device(let error) {
                 throw SMPError.device(error)
             } catch {
@@ -292,24 +304,28 @@ struct FirmwareUpgradeRunner: Sendable {
             try Task.checkCancellation()
             do {
                 try? await client.reconnect()
-                let slots = try await imageManager.list(options: SMPRequestOptions(timeout: .seconds(1), retries: 0))
+                let slots = try await imageManager.list(options: poll)
                 // A reboot always changes the table (a swap, or a cleared pending flag); an
                 // unchanged one means the device has not rebooted.
                 if slots != previous { return slots }
-                if requests < Self.maximumResetRequests, clock.now - lastRequest >= Self.resetRequestLostAfter,
-                   clock.now + delay * 4 < deadline {
-                    logger.info("the device answers without having rebooted; asking for a reset again")
+                lastUnchanged = clock.now
+                if clock.now - lastRequest >= Self.resetRequestLostAfter, clock.now < requestDeadline {
+                    logger.info("the device answers without having rebooted; asking for a reset again (request \(requests + 1))")
                     try await requestReset()
                     try await clock.sleep(for: Self.resetGrace)
                 }
             } catch SMPError.timeout {
             } catch SMPError.transport {
             }
-            guard clock.now + delay < deadline else {
+            guard clock.now + delay < lastRequest + configuration.resetTimeout else {
+                if let lastUnchanged, clock.now - lastUnchanged < configuration.resetTimeout / 2 {
+                    throw fail(.unexpectedState(
+                        "the device kept answering without rebooting after \(requests) reset requests"), progress)
+                }
                 throw fail(.deviceDidNotReturn, progress)
             }
             try await clock.sleep(for: delay)
-            delay = min(delay * 3 / 2, .seconds(2))
+            delay = min(delay * 3 / 2, .seconds(1))
         }
     }
 

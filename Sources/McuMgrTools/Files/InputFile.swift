@@ -4,13 +4,29 @@ import McuBoot
 /// Reading the local files a command works on, with typed errors
 /// (``CommandFailure`` maps them all to exit status 4).
 public enum InputFile {
-    /// The bytes of the file at `path`.
-    public static func read(_ path: String) throws(InputFileError) -> [UInt8] {
+    /// The largest file a command reads: 256 MiB, far past any firmware image or file a device holds.
+    public static let maximumSize = 256 << 20
+
+    /// The bytes of the file at `path`, read in pieces up to `maximumSize` (so that a device
+    /// such as `/dev/zero` ends in an error, and `/dev/null` reads as empty).
+    public static func read(_ path: String, maximumSize: Int = InputFile.maximumSize) throws(InputFileError) -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .missing(path) }
         guard !isDirectory.boolValue else { throw .directory(path) }
-        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path) }
-        return [UInt8](data)
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable(path) }
+        defer { try? handle.close() }
+        var bytes: [UInt8] = []
+        while true {
+            let piece: Data?
+            do {
+                piece = try handle.read(upToCount: 1 << 20)
+            } catch {
+                throw .unreadable(path)
+            }
+            guard let piece, !piece.isEmpty else { return bytes }
+            guard bytes.count + piece.count <= maximumSize else { throw .tooLarge(path, limit: maximumSize) }
+            bytes += piece
+        }
     }
 
     /// The bytes of the file at `path`, which must not be empty (a file to upload).
@@ -22,7 +38,7 @@ public enum InputFile {
 
     /// The MCUboot image in the file at `path`, parsed and with its hash checked, ready to upload.
     public static func mcubootImage(_ path: String) throws(InputFileError) -> McuBootImage {
-        let bytes = try read(path)
+        let bytes = try readNonEmpty(path)
         do {
             let image = try McuBootImage(bytes: bytes)
             try image.verifyHash()
@@ -45,6 +61,8 @@ public enum InputFileError: Error, Sendable, Equatable, CustomStringConvertible 
     case unreadable(String)
     /// The file is empty, and there is nothing to upload.
     case empty(String)
+    /// The file is longer than any command reads (a device file such as `/dev/zero`, or the wrong file).
+    case tooLarge(String, limit: Int)
     /// The file is not an MCUboot image (too short, wrong magic, broken TLVs …).
     case notAnImage(String, McuBootError)
     /// The image's contents do not hash to the hash it carries: altered or corrupted after signing.
@@ -54,7 +72,7 @@ public enum InputFileError: Error, Sendable, Equatable, CustomStringConvertible 
     public var path: String {
         switch self {
         case .missing(let path), .directory(let path), .unreadable(let path), .empty(let path),
-             .notAnImage(let path, _), .hashMismatch(let path, _, _):
+             .tooLarge(let path, _), .notAnImage(let path, _), .hashMismatch(let path, _, _):
             return path
         }
     }
@@ -67,6 +85,7 @@ public enum InputFileError: Error, Sendable, Equatable, CustomStringConvertible 
         case .directory(let path): return "\(path) is a directory, not a file"
         case .unreadable(let path): return "cannot read \(path); check its permissions"
         case .empty(let path): return "\(path) is empty; there is nothing to upload"
+        case .tooLarge(let path, let limit): return "\(path) is longer than \(limit) bytes; check that it is the right file"
         case .notAnImage(let path, let error): return "\(path) is not a valid MCUboot image: \(error); \(rebuild)"
         case .hashMismatch(let path, let expected, let actual):
             return "\(path) is not a valid MCUboot image: \(McuBootError.hashMismatch(expected: expected, actual: actual)); \(rebuild)"

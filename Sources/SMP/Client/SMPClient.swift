@@ -239,6 +239,14 @@ public actor SMPClient {
         do {
             packet = try SMPPacket(decoding: bytes)
         } catch {
+            // An answer that arrived but is malformed (its length field lies) ends the request it
+            // answers at once, as an invalid response; one that answers nothing is dropped.
+            if let header = try? SMPHeader(decoding: bytes), header.operation.isResponse,
+               let entry = pending[header.sequence], entry.group.rawValue == header.group, entry.command == header.command {
+                finish(header.sequence, token: entry.token, with: .failure(.invalidResponse(
+                    "the answer to \(entry.group) command \(entry.command) is malformed: \(error)")))
+                return
+            }
             logger.warning("dropping an undecodable packet of \(bytes.count) bytes: \(error)")
             return
         }

@@ -4,6 +4,11 @@ public struct DeviceConfiguration: Sendable {
     public var bufferSize: Int = 2048
     /// `buf_count`: SMP buffers, i.e. requests the device holds at once (`CONFIG_MCUMGR_TRANSPORT_NETBUF_COUNT`).
     public var bufferCount: Int = 4
+    /// What MCUmgr parameters (OS command 6) report as `buf_size` instead of ``bufferSize``, to
+    /// test clients against a device that misreports it (0, 10, −1); `nil` reports the real value.
+    public var reportedBufferSize: Int? = nil
+    /// What MCUmgr parameters report as `buf_count` instead of ``bufferCount``; `nil` reports the real value.
+    public var reportedBufferCount: Int? = nil
     /// Updatable images, each with a primary and a secondary slot.
     public var imageCount: Int = 2
     /// Size of every image slot in bytes.
@@ -43,8 +48,16 @@ public struct DeviceConfiguration: Sendable {
     public var clockStartsSet = false
     /// Mount point of the file system.
     public var mountPoint = "/lfs1"
-    /// Bytes the file system holds.
+    /// Bytes of file contents the file system holds; writing past it answers `FILE_WRITE_FAILED`.
     public var fileSystemCapacity = 1 << 20
+    /// Files the file system holds; creating one more answers `FS_MGMT_ERR_UNKNOWN` (littlefs's
+    /// `-ENOSPC` from `fs_open`).
+    public var fileSystemMaximumFiles = 1024
+    /// Settings the device keeps (in RAM and in its storage partition); writing a new one past it
+    /// answers `MGMT_ERR_ENOMEM`.
+    public var settingsMaximumEntries = 256
+    /// Bytes of settings names and values the device keeps; a write past it answers `MGMT_ERR_ENOMEM`.
+    public var settingsMaximumBytes = 16 * 1024
     /// Longest file path (`CONFIG_MCUMGR_GRP_FS_PATH_LEN`).
     public var maximumPathLength = 64
     /// Settings names must be shorter than this (`CONFIG_MCUMGR_GRP_SETTINGS_NAME_LEN`).

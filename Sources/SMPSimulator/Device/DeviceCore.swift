@@ -13,7 +13,7 @@ final class DeviceCore {
     var images: [ImagePair]
     /// The image upload in progress (Zephyr's `g_img_mgmt_state`).
     var upload: PartialUpload?
-    var settings = SettingsStore()
+    var settings: SettingsStore
     var files: FileTree
     /// The FS group's open file.
     var openFile: OpenFile?
@@ -42,7 +42,10 @@ final class DeviceCore {
         images = (0..<max(1, configuration.imageCount)).map { _ in
             ImagePair(slotSize: configuration.slotSize, mode: configuration.bootloaderMode)
         }
-        files = FileTree(mountPoint: configuration.mountPoint, capacity: configuration.fileSystemCapacity)
+        files = FileTree(
+            mountPoint: configuration.mountPoint, capacity: configuration.fileSystemCapacity,
+            maximumFiles: configuration.fileSystemMaximumFiles)
+        settings = SettingsStore(maximumEntries: configuration.settingsMaximumEntries, maximumBytes: configuration.settingsMaximumBytes)
         clock = DeviceClock(startsSet: configuration.clockStartsSet, time: time)
         var groups: [any ManagementGroup] = [
             OSGroup(), ImageGroup(), StatsGroup(), SettingsGroup(), FSGroup(), ShellGroup(), EnumerationGroup(),

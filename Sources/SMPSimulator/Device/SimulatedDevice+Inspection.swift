@@ -68,11 +68,17 @@ extension SimulatedDevice {
     /// A file's contents.
     public func file(at path: String) -> [UInt8]? { core.files.contents(of: path) }
 
-    /// Creates or replaces a file.
+    /// Creates or replaces a file (as far as the file system has room).
     public func writeFile(at path: String, contents: [UInt8]) {
-        core.files.create(path)
+        guard core.files.create(path) else { return }
         _ = core.files.append(contents, to: path)
     }
+
+    /// Files on the file system, and the bytes of their contents.
+    public var fileSystemUsage: (files: Int, bytes: Int) { (core.files.files.count, core.files.used) }
+
+    /// Settings kept in RAM, and the bytes of their names and values.
+    public var settingsUsage: (entries: Int, bytes: Int) { (core.settings.runtime.count, core.settings.bytes) }
 
     /// A setting's value in RAM.
     public func setting(named name: String) -> [UInt8]? { core.settings.value(named: name) }

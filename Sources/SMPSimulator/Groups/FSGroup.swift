@@ -99,7 +99,13 @@ struct FSGroup: ManagementGroup {
             guard device.files.isMounted(path) else { return .error(id, FSError.mountPointNotFound) }
             switch device.files.entry(at: path) {
             case .directory: return .error(id, FSError.unknown)
-            case .none: device.files.create(path)
+            case .none:
+                // No room for another file: littlefs's fs_open fails with -ENOSPC, which
+                // fs_mgmt answers as FS_MGMT_ERR_UNKNOWN (only EINVAL, ENOENT and EROFS have codes).
+                guard device.files.create(path) else {
+                    device.record(.warn, .fs, "no room for file \(path)")
+                    return .error(id, FSError.unknown)
+                }
             case .file: break
             }
             device.openFile = OpenFile(mode: .upload, path: path, offset: 0, length: 0, transport: request.transport, lastUsed: device.time.now)
@@ -117,7 +123,8 @@ struct FSGroup: ManagementGroup {
             return .groupError(group: id, code: FSError.fileOffsetNotValid, extra: [(key: "len", value: .int(open.offset))])
         }
         if !data.isEmpty {
-            if off == 0 && existing != 0 { device.files.create(path) }
+            if off == 0 && existing != 0 { _ = device.files.create(path) }
+            // No space left: fs_write fails with -ENOSPC, answered FS_MGMT_ERR_FILE_WRITE_FAILED.
             guard device.files.append(data, to: path) else {
                 device.openFile = nil
                 return .error(id, FSError.fileWriteFailed)

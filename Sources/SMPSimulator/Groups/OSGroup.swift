@@ -94,8 +94,8 @@ struct OSGroup: ManagementGroup {
 
     private func parameters(_ device: DeviceCore) -> HandlerResult {
         .success([
-            (key: "buf_size", value: .int(device.configuration.bufferSize)),
-            (key: "buf_count", value: .int(device.configuration.bufferCount)),
+            (key: "buf_size", value: .int(device.configuration.reportedBufferSize ?? device.configuration.bufferSize)),
+            (key: "buf_count", value: .int(device.configuration.reportedBufferCount ?? device.configuration.bufferCount)),
         ])
     }
 

@@ -61,7 +61,11 @@ struct SettingsGroup: ManagementGroup {
         case .refused(let answer): return answer
         }
         guard let value = try fields.bytes("val") else { throw StatusError(MgmtError.invalid) }
-        device.settings.set(value, named: name)
+        // No room for it: the settings group answers MGMT_ERR_ENOMEM, as when it cannot allocate.
+        guard device.settings.set(value, named: name) else {
+            device.record(.warn, .settings, "no room for setting \(name)")
+            return .status(MgmtError.noMemory)
+        }
         return .empty
     }
 

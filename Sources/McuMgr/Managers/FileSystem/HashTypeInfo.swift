@@ -23,10 +23,10 @@ public struct SupportedHashesResponse: Codable, Sendable, Equatable {
     /// Makes a response.
     public init(types: [String: HashTypeInfo]) { self.types = types }
 
-    /// Reads the response; an absent map reads as empty.
+    /// Reads the response; `types` is required.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        types = try c.decodeIfPresent([String: HashTypeInfo].self, forKey: .types) ?? [:]
+        types = try c.decode([String: HashTypeInfo].self, forKey: .types)
     }
 
     private enum CodingKeys: String, CodingKey { case types }

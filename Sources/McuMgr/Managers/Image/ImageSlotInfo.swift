@@ -35,11 +35,11 @@ public struct ImageSlotInfo: Codable, Sendable, Equatable {
         self.maxImageSize = maxImageSize
     }
 
-    /// Reads a record; an absent image number reads as 0 and absent slots as none.
+    /// Reads a record; an absent image number reads as 0, and `slots` is required.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         image = try c.decodeIfPresent(Int.self, forKey: .image) ?? 0
-        slots = try c.decodeIfPresent([Slot].self, forKey: .slots) ?? []
+        slots = try c.decode([Slot].self, forKey: .slots)
         maxImageSize = try c.decodeIfPresent(Int.self, forKey: .maxImageSize)
     }
 

@@ -12,10 +12,11 @@ public struct ImageStateResponse: Codable, Sendable, Equatable {
         self.splitStatus = splitStatus
     }
 
-    /// Reads the response; a device with no valid image may leave `images` out.
+    /// Reads the response; `images` is required (a device with no valid image sends an empty
+    /// list), so an empty answer is an invalid response, not an empty table.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        images = try c.decodeIfPresent([ImageSlot].self, forKey: .images) ?? []
+        images = try c.decode([ImageSlot].self, forKey: .images)
         splitStatus = try c.decodeIfPresent(Int.self, forKey: .splitStatus)
     }
 

@@ -53,10 +53,10 @@ public struct TaskStatsResponse: Codable, Sendable, Equatable {
     /// Makes a response.
     public init(tasks: [String: TaskStat]) { self.tasks = tasks }
 
-    /// Reads the response; a device with no threads to report may leave `tasks` out.
+    /// Reads the response; `tasks` is required.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        tasks = try container.decodeIfPresent([String: TaskStat].self, forKey: .tasks) ?? [:]
+        tasks = try container.decode([String: TaskStat].self, forKey: .tasks)
     }
 
     private enum CodingKeys: String, CodingKey { case tasks }

@@ -20,11 +20,15 @@ public struct ShellResult: Codable, Sendable, Equatable {
         self.returnCode = returnCode
     }
 
-    /// Reads `o` and `ret`; without `ret`, a legacy `rc` is the return value; absent output reads as empty.
+    /// Reads `o` and `ret` (both required); without `ret`, a legacy `rc` is the return value.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        output = try c.decodeIfPresent(String.self, forKey: .output) ?? ""
-        returnCode = try c.decodeIfPresent(Int.self, forKey: .returnCode) ?? c.decodeIfPresent(Int.self, forKey: .legacyReturnCode) ?? 0
+        output = try c.decode(String.self, forKey: .output)
+        if let legacy = try c.decodeIfPresent(Int.self, forKey: .legacyReturnCode), !c.contains(.returnCode) {
+            returnCode = legacy
+        } else {
+            returnCode = try c.decode(Int.self, forKey: .returnCode)
+        }
     }
 
     /// Writes `o` and `ret`.

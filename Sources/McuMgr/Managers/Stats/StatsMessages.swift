@@ -20,11 +20,12 @@ public struct StatsGroup: Codable, Sendable, Equatable {
         self.fields = fields
     }
 
-    /// Reads a group; an absent name reads as empty (the manager fills in the requested one) and absent fields as none.
+    /// Reads a group; an absent name reads as empty (the manager fills in the requested one), and
+    /// `fields` is required (a group without counters sends an empty map).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decodeIfPresent(String.self, forKey: .name) ?? ""
-        fields = try c.decodeIfPresent([String: UInt64].self, forKey: .fields) ?? [:]
+        fields = try c.decode([String: UInt64].self, forKey: .fields)
     }
 
     private enum CodingKeys: String, CodingKey { case name, fields }
@@ -38,10 +39,10 @@ public struct StatsListResponse: Codable, Sendable, Equatable {
     /// Makes a response.
     public init(names: [String]) { self.names = names }
 
-    /// Reads the response; an absent list reads as empty.
+    /// Reads the response; `stat_list` is required (a device without groups sends an empty list).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        names = try c.decodeIfPresent([String].self, forKey: .names) ?? []
+        names = try c.decode([String].self, forKey: .names)
     }
 
     private enum CodingKeys: String, CodingKey { case names = "stat_list" }

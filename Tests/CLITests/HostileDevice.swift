@@ -1,0 +1,73 @@
+import Foundation
+import SMP
+import SMPTestSupport
+import Testing
+
+/// `scripts/hostile-device.py` (Python standard library only) serving UDP on 127.0.0.1 at a port of
+/// its own: a device that answers every request with a matching header and the malformed answer
+/// `kind` names (see the script). An independent peer, not our own encoder.
+final class HostileDevice: Sendable {
+    let child: ChildProcess
+    let port: Int
+
+    /// `--udp` argument for `mcumgr`.
+    var address: String { "127.0.0.1:\(port)" }
+
+    private init(child: ChildProcess, port: Int) {
+        self.child = child
+        self.port = port
+    }
+
+    /// The Python interpreter: the project venv's, else the first `python3` on the path.
+    static let python: String? = {
+        let venv = BuiltProducts.venvTool("python")
+        if FileManager.default.isExecutableFile(atPath: venv) { return venv }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/python3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    /// Starts the device answering with `kind` and waits for its "listening on" line.
+    static func start(answering kind: String) async throws -> HostileDevice {
+        let python = try #require(python, "python3 is needed for the hostile device")
+        let directory = try Subprocess.temporaryDirectory("hostile")
+        let out = directory.appendingPathComponent("stdout")
+        let child = try Subprocess.launch(
+            python, [BuiltProducts.packageRoot.appendingPathComponent("scripts/hostile-device.py").path, "--answer", kind, "--exit-on-eof"],
+            stdout: out, stderr: directory.appendingPathComponent("stderr"), lifeline: true)
+        let clock = SMPClock.continuous
+        let deadline = clock.now + SimulatorProcess.startLimit
+        var text = ""
+        while clock.now < deadline, child.isRunning {
+            text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
+            if text.contains("\n") { break }
+            try await clock.sleep(for: .milliseconds(10))
+        }
+        guard let range = text.range(of: "listening on "),
+              let port = Int(text[range.upperBound...].split(separator: "\n").first?.split(separator: ":").last ?? "")
+        else {
+            child.kill()
+            throw ProcessError("the hostile device did not say where it listens: \(text)")
+        }
+        return HostileDevice(child: child, port: port)
+    }
+
+    /// Stops the device (SIGKILL: a Python child may have SIGTERM blocked) and closes its lifeline.
+    func stop() {
+        child.kill()
+        child.closeLifeline()
+    }
+
+    deinit { stop() }
+
+    /// Runs `mcumgr` against this device.
+    func mcumgr(_ arguments: [String], timeout: Double = 60) async throws -> CLI.Result {
+        try await CLI.mcumgr(["--udp", address] + arguments, timeout: timeout)
+    }
+}
+
+/// Runs `body` with a fresh hostile device answering `kind`, and stops it after.
+func withHostileDevice<T>(answering kind: String, _ body: (HostileDevice) async throws -> T) async throws -> T {
+    let device = try await HostileDevice.start(answering: kind)
+    defer { device.stop() }
+    return try await body(device)
+}

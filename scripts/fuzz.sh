@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs the libFuzzer targets of Fuzz/ (built by `make fuzz-build`), one after the other.
+#   scripts/fuzz.sh RUNS SECONDS JOBS TARGET...
+# Each target runs until RUNS executions or SECONDS, whichever comes first, in JOBS processes that
+# share its working corpus (Fuzz/.work/TARGET, grown from the committed seeds in Fuzz/corpus/TARGET).
+# A hang is an input running past 1 s; an allocation past 512 MB counts as a crash (an allocation
+# sized by a length field). A crashing, leaking or hanging input is left in Fuzz/crashes/ as a
+# reproducer (run the target's binary with that file as its argument). Prints one line per target
+# with the executions done; exits 1 when any target found something.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=$1 seconds=$2 jobs=$3
+shift 3
+bin=$(swift build -c release --package-path Fuzz --scratch-path Fuzz/.build --sanitize=fuzzer --sanitize=address --show-bin-path)
+root=$(pwd)
+mkdir -p Fuzz/crashes
+status=0
+for target in "$@"; do
+  work="$root/Fuzz/.work/$target"
+  logs="$work/logs"
+  mkdir -p "$work/corpus" "$logs"
+  rm -f "$logs"/*.log
+  before=$(ls "$root/Fuzz/crashes" | wc -l)
+  started=$(date +%s)
+  (cd "$logs" && "$bin/$target" "$work/corpus" "$root/Fuzz/corpus/$target" \
+      -runs=$(( (runs + jobs - 1) / jobs )) -max_total_time="$seconds" -jobs="$jobs" -workers="$jobs" \
+      -timeout=1 -rss_limit_mb=2048 -malloc_limit_mb=512 -print_final_stats=1 \
+      -artifact_prefix="$root/Fuzz/crashes/$target-" >/dev/null 2>&1) || true
+  executed=$(cat "$logs"/fuzz-*.log 2>/dev/null | sed -n 's/^stat::number_of_executed_units: *//p' | awk '{s += $1} END {print s + 0}')
+  found=$(( $(ls "$root/Fuzz/crashes" | wc -l) - before ))
+  problems=$(grep -l -E "^==[0-9]+==ERROR|ALARM: working on the last Unit|out-of-memory|deadly signal" "$logs"/fuzz-*.log 2>/dev/null | wc -l)
+  corpus=$(ls "$work/corpus" | wc -l)
+  line="$target: $executed executions in $(( $(date +%s) - started )) s on $jobs processes, corpus $corpus inputs"
+  if [[ $found -gt 0 || $problems -gt 0 ]]; then
+    echo "$line: FOUND $found reproducer(s) in Fuzz/crashes/ (logs in $logs)"
+    grep -h -A3 -E "^==[0-9]+==ERROR|ALARM|out-of-memory|Fatal error|deadly signal" "$logs"/fuzz-*.log | head -20 || true
+    status=1
+  else
+    echo "$line: no crash, leak or hang"
+  fi
+done
+exit $status
