@@ -63,10 +63,14 @@ struct UploadThroughput: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Draw the PNG plot with gnuplot.")
     var plot = true
 
+    @Option(help: "Log level of the engine and the session on standard error (trace, debug, info, …).")
+    var logLevel = "error"
+
     func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .error
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .error
+            handler.logLevel = level
             return handler
         }
         let plan = smoke ? BenchPlan.smoke(self) : BenchPlan(self)
