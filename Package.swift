@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "SMP", targets: ["SMP"]),
         .library(name: "SMPUDP", targets: ["SMPUDP"]),
         .library(name: "SMPSerial", targets: ["SMPSerial"]),
+        .library(name: "GATT", targets: ["GATT"]),
+        .library(name: "SMPBLE", targets: ["SMPBLE"]),
         .library(name: "McuBoot", targets: ["McuBoot"]),
         .library(name: "McuMgr", targets: ["McuMgr"]),
         .library(name: "SMPSimulator", targets: ["SMPSimulator"]),
@@ -66,7 +68,18 @@ let package = Package(
         .target(name: "SMPTestTraits", dependencies: ["SMPTestSupport"], swiftSettings: strict),
 
         // ATT and GATT client over an ATT bearer (knows nothing of SMP).
-        .target(name: "GATT", swiftSettings: strict),
+        .target(
+            name: "GATT",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+
+        // SMP over GATT, and the BlueZ kernel-socket path to real adapters (L2CAP LE, HCI scanning).
+        .target(
+            name: "SMPBLE",
+            dependencies: ["SMP", "GATT", "CBlueZ", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
 
         // UDP transport on SwiftNIO.
         .target(
@@ -114,7 +127,7 @@ let package = Package(
         .target(
             name: "SMPSimulator",
             dependencies: [
-                "SMP", "CBOR", "SMPTestSupport", "SMPSerial", "CPseudoTerminal",
+                "SMP", "CBOR", "SMPTestSupport", "SMPSerial", "CPseudoTerminal", "GATT",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -128,7 +141,7 @@ let package = Package(
         .target(
             name: "McuMgrTools",
             dependencies: [
-                "McuMgr", "SMP", "SMPUDP", "SMPSimulator", "SMPTestSupport", "McuBoot", "Hex",
+                "McuMgr", "SMPSerial", "SMP", "SMPUDP", "SMPSimulator", "SMPTestSupport", "McuBoot", "Hex",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -163,6 +176,19 @@ let package = Package(
             name: "SMPSerialTests",
             dependencies: [
                 "SMPSerial", "SMP", "SMPSimulator", "SMPTestSupport", "McuMgr", "McuBoot",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "GATTTests",
+            dependencies: ["GATT", "SMP", "SMPTestSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SMPBLETests",
+            dependencies: [
+                "SMPBLE", "GATT", "SMP", "SMPSimulator", "SMPTestSupport", "McuMgr", "McuBoot",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -74,5 +74,19 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        .executableTarget(
+            name: "ble-throughput",
+            dependencies: [
+                .product(name: "McuMgr", package: "swift-mcumgr"),
+                .product(name: "McuBoot", package: "swift-mcumgr"),
+                .product(name: "SMP", package: "swift-mcumgr"),
+                .product(name: "GATT", package: "swift-mcumgr"),
+                .product(name: "SMPBLE", package: "swift-mcumgr"),
+                .product(name: "SMPSimulator", package: "swift-mcumgr"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

@@ -10,9 +10,9 @@ import ArgumentParser
 ///   `datetime set VALUE`; a group with a default subcommand gets it named (`datetime` → `datetime get`).
 struct ArgumentRewriter {
     /// Global options that take a value.
-    static let valued: Set<String> = ["--udp", "--ble", "--conntype", "--connstring", "-c", "--conn", "-t", "--timeout", "-r", "--retries", "--tries", "--mtu"]
+    static let valued: Set<String> = ["--udp", "--serial", "--baud", "--line-length", "--ble", "--conntype", "--connstring", "-c", "--conn", "-t", "--timeout", "-r", "--retries", "--tries", "--mtu"]
     /// Global flags.
-    static let flags: Set<String> = ["--ble-scan", "--sim", "--json", "-v", "--verbose"]
+    static let flags: Set<String> = ["--ble-scan", "--raw", "--sim", "--json", "-v", "--verbose"]
 
     /// The rewritten arguments.
     private(set) var arguments: [String] = []

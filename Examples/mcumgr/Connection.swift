@@ -6,6 +6,10 @@ extension GlobalOptions {
     /// The connection the options name, and whether they named one (without, the built-in simulator answers).
     func connection() throws -> (spec: ConnectionSpec, named: Bool) {
         if let udp { return (try ConnectionSpec(udpOption: udp), true) }
+        if let serial {
+            let parameters = SerialConnectionParameters(device: serial, baudRate: baud, lineLength: lineLength, raw: raw)
+            return (.serial(parameters), true)
+        }
         if let ble { return (try ConnectionSpec(bleOption: ble), true) }
         if bleScan { return (.ble(BLEConnectionParameters(peer: .scan)), true) }
         if sim { return (.simulator, true) }

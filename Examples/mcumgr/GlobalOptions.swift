@@ -14,10 +14,24 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .customLong("ble-scan"), help: "Scan for an SMP device over Bluetooth LE (not available yet).")
     var bleScan = false
 
+    @Option(name: .customLong("serial"), help: ArgumentHelp(
+        "Reach the device on a serial port or pseudo-terminal (SMP console framing).", valueName: "device"))
+    var serial: String?
+
+    @Option(name: .customLong("baud"), help: ArgumentHelp("The serial line's baud rate (default 115200).", valueName: "rate"))
+    var baud: Int?
+
+    @Option(name: .customLong("line-length"), help: ArgumentHelp(
+        "The longest serial console frame, marker and newline included (default 127).", valueName: "bytes"))
+    var lineLength: Int?
+
+    @Flag(name: .customLong("raw"), help: "Unframed SMP packets on the serial line (Zephyr's raw UART transport).")
+    var raw = false
+
     @Flag(name: .customLong("sim"), help: "Use the built-in simulated device (the default when no connection is named).")
     var sim = false
 
-    @Option(name: .customLong("conntype"), help: ArgumentHelp("Go mcumgr compatibility: the transport, udp or ble.", valueName: "type"))
+    @Option(name: .customLong("conntype"), help: ArgumentHelp("Go mcumgr compatibility: the transport, udp, serial or ble.", valueName: "type"))
     var connType: String?
 
     @Option(name: .customLong("connstring"), help: ArgumentHelp(
@@ -55,9 +69,12 @@ struct GlobalOptions: ParsableArguments {
     static let defaultRetries = 2
 
     func validate() throws {
-        let named = [udp != nil, ble != nil, bleScan, sim, connType != nil || connString != nil, profile != nil].filter { $0 }
+        let named = [udp != nil, serial != nil, ble != nil, bleScan, sim, connType != nil || connString != nil, profile != nil].filter { $0 }
         guard named.count <= 1 else {
-            throw ValidationError("name one connection: --udp, --ble, --ble-scan, --sim, --conntype/--connstring or -c NAME")
+            throw ValidationError("name one connection: --udp, --serial, --ble, --ble-scan, --sim, --conntype/--connstring or -c NAME")
+        }
+        if serial == nil, baud != nil || lineLength != nil || raw {
+            throw ValidationError("--baud, --line-length and --raw go with --serial DEVICE")
         }
         if let timeout, !(timeout > 0 && timeout <= 3600) {
             throw ValidationError("--timeout must be more than 0 and at most 3600 seconds")

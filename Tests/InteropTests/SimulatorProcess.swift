@@ -8,18 +8,21 @@ extension SimulatorProcess {
         return try await start(["--boot-time", "200", "--reset-delay", "50"] + arguments, endpoint: "\(host):1337", logsRequests: true)
     }
 
-    /// Runs `smpmgr --ip host …`.
+    /// Runs `smpmgr` against this simulator: `--ip HOST` over UDP, `--port PATH` on a pty.
     func smpmgr(_ arguments: String...) async throws -> ProcessOutput {
-        try await Subprocess.run(Interop.smpmgr, ["--ip", host, "--timeout", "3"] + arguments)
+        if let path = serialPath {
+            return try await Subprocess.run(Interop.smpmgr, ["--port", path, "--timeout", "5"] + arguments, timeout: .seconds(300))
+        }
+        return try await Subprocess.run(Interop.smpmgr, ["--ip", host, "--timeout", "3"] + arguments)
     }
 
-    /// Runs a peer script with the host as its first argument, then `extra`.
+    /// Runs a peer script with the simulator's host (or pty path) as its first argument, then `extra`.
     func python(_ script: String, _ extra: String...) async throws -> ProcessOutput {
         let directory = try Subprocess.temporaryDirectory("py")
-        let path = directory.appendingPathComponent("peer.py")
-        try script.write(to: path, atomically: true, encoding: .utf8)
+        let file = directory.appendingPathComponent("peer.py")
+        try script.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: directory) }
-        return try await Subprocess.run(Interop.python, [path.path, host] + extra, timeout: .seconds(180))
+        return try await Subprocess.run(Interop.python, [file.path, serialPath ?? host] + extra, timeout: .seconds(300))
     }
 
     /// Stops the simulator and returns its exit status.

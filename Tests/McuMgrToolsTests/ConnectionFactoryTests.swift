@@ -44,10 +44,9 @@ struct ConnectionFactoryTests {
         #expect(CommandFailure(error).status == .transport)
     }
 
-    @Test("Bluetooth LE, HCI and serial specs parse, and connecting says they are not available yet", arguments: [
+    @Test("Bluetooth LE and HCI specs parse, and connecting says they are not available yet", arguments: [
         ("ble", "peer_id=AA:BB:CC:DD:EE:FF", TransportKind.ble),
         ("ble", "peer_name=x,hci=tcp:127.0.0.1:9001", .hci),
-        ("serial", "dev=/dev/ttyACM0,baud=115200", .serial),
     ])
     func unavailable(type: String, connString: String, kind: TransportKind) async throws {
         let spec = try ConnectionSpec(type: type, connString: connString)
@@ -55,6 +54,15 @@ struct ConnectionFactoryTests {
         #expect(!ConnectionFactory.standard.isAvailable(kind))
         await #expect(throws: ConnectionError.transportUnavailable(kind)) { try await ConnectionFactory.standard.connect(spec) }
         #expect(CommandFailure(ConnectionError.transportUnavailable(kind)).status == .transport)
+    }
+
+    @Test("a serial device that is not there: a transport error naming the device, exit 3")
+    func missingSerialDevice() async throws {
+        let spec = try ConnectionSpec(type: "serial", connString: "dev=/dev/ttyNOSUCH0,baud=115200")
+        #expect(ConnectionFactory.standard.isAvailable(.serial))
+        let error = try await #require(throws: ConnectionError.self) { try await ConnectionFactory.standard.connect(spec) }
+        #expect(error.description.contains("/dev/ttyNOSUCH0"))
+        #expect(CommandFailure(error).status == .transport)
     }
 
     @Test("a transport registered with one entry serves its kind")

@@ -82,6 +82,7 @@ extension ConnectionSpec {
             if let mtu = p.maximumPacketSize { pairs.append("mtu=\(mtu)") }
             if let length = p.lineLength { pairs.append("line_length=\(length)") }
             if p.raw { pairs.append("raw=true") }
+            if p.hardwareFlowControl { pairs.append("rtscts=true") }
             return pairs.joined(separator: ",")
         case .simulator:
             return nil
@@ -93,7 +94,7 @@ extension ConnectionSpec {
 
 extension ConnectionSpec {
     static let bleKeys = ["peer_id", "peer_name", "addr_type", "ctlr_name", "security", "hci"]
-    static let serialKeys = ["dev", "baud", "mtu", "line_length", "raw"]
+    static let serialKeys = ["dev", "baud", "mtu", "line_length", "raw", "rtscts"]
 
     /// An address when `text` is one, else a name.
     static func blePeer(_ text: String) -> BLEPeer {
@@ -167,6 +168,7 @@ extension ConnectionSpec {
         p.maximumPacketSize = try settings.number("mtu", in: 32...65_535)
         p.lineLength = try settings.number("line_length", in: 16...8_192)
         p.raw = try settings.flag("raw")
+        p.hardwareFlowControl = try settings.flag("rtscts")
         return p
     }
 }

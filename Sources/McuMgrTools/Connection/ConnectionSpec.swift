@@ -135,13 +135,19 @@ public struct SerialConnectionParameters: Sendable, Hashable {
     public var lineLength: Int?
     /// Unframed SMP packets on the wire instead of the console framing.
     public var raw: Bool
+    /// Hardware flow control (RTS/CTS).
+    public var hardwareFlowControl: Bool
 
     /// Makes the parameters.
-    public init(device: String, baudRate: Int? = nil, maximumPacketSize: Int? = nil, lineLength: Int? = nil, raw: Bool = false) {
+    public init(
+        device: String, baudRate: Int? = nil, maximumPacketSize: Int? = nil, lineLength: Int? = nil, raw: Bool = false,
+        hardwareFlowControl: Bool = false
+    ) {
         self.device = device
         self.baudRate = baudRate
         self.maximumPacketSize = maximumPacketSize
         self.lineLength = lineLength
         self.raw = raw
+        self.hardwareFlowControl = hardwareFlowControl
     }
 }

@@ -1,18 +1,39 @@
 import Logging
 import SMP
+import SMPSerial
 import SMPSimulator
 import SMPTestSupport
 import SMPUDP
 
 extension ConnectionFactory {
-    /// The transports of this build: UDP and the built-in simulator. Bluetooth LE (`SMPBLE`, kinds
-    /// `.ble` and `.hci`) and serial (`SMPSerial`, kind `.serial`) register here, one entry each,
-    /// when their targets land; until then their specs parse and connecting says they are not available.
+    /// The transports of this build: UDP, serial and the built-in simulator. Bluetooth LE
+    /// (`SMPBLE`, kinds `.ble` and `.hci`) registers here, one entry each, when its target lands;
+    /// until then its specs parse and connecting says it is not available.
     public static var standard: ConnectionFactory {
         var factory = ConnectionFactory()
         factory.register(.udp, connector: connectUDP)
+        factory.register(.serial, connector: connectSerial)
         factory.register(.simulator, connector: connectSimulator)
         return factory
+    }
+
+    /// A serial transport (SMP console framing, or raw) on the spec's tty; `--mtu` fixes the packet size.
+    @Sendable static func connectSerial(_ spec: ConnectionSpec, _ options: ConnectionOptions) async throws(ConnectionError) -> any SMPTransport {
+        guard case .serial(let parameters) = spec else { throw .unsupported(spec) }
+        var serial = SerialConnectionOptions(path: parameters.device)
+        if let baud = parameters.baudRate { serial.baudRate = baud }
+        if let length = parameters.lineLength { serial.lineLength = length }
+        serial.framing = parameters.raw ? .raw : .console
+        serial.flowControl = parameters.hardwareFlowControl ? .rtsCts : .none
+        serial.packetSize = parameters.maximumPacketSize ?? options.maximumPacketSize
+        let transport: SerialTransport
+        do {
+            transport = try SerialTransport(options: serial, clock: options.clock)
+        } catch {
+            throw .connectFailed(spec, reason: .io(error.description))
+        }
+        try await open(transport, spec: spec)
+        return transport
     }
 
     /// A UDP transport (SwiftNIO) to the spec's endpoint, with `--mtu` as its datagram size.

@@ -96,7 +96,7 @@ public enum SerialOptionsError: Error, Hashable, Sendable, CustomStringConvertib
         case .missingDevice:
             return "no serial device given: use dev=/dev/ttyACM0"
         case .unknownKey(let key):
-            return "unknown serial option '\(key)' (known: \(SerialConnectionOptions.connectionStringKeys.joined(separator: ", ")))"
+            return "unknown serial option '\(key)'"
         case .malformed(let part):
             return "'\(part)' is not key=value"
         case .invalidValue(let key, let value, let expected):

@@ -56,11 +56,6 @@ public final class SerialTransport: SMPTransport {
         (console, consoleSink) = AsyncStream.makeStream(of: ConsoleEvent.self, bufferingPolicy: .bufferingNewest(256))
     }
 
-    /// Makes a transport from a Go mcumgr connection string, `dev=/dev/ttyACM0,baud=115200,mtu=512`.
-    public convenience init(connectionString: String, clock: SMPClock = .continuous) throws(SerialOptionsError) {
-        try self.init(options: SerialConnectionOptions(connectionString: connectionString), clock: clock)
-    }
-
     /// The largest SMP packet sent: the configured packet size; else what the device's `buf_size`
     /// allows once known; else ``SerialConnectionOptions/defaultPacketSize``.
     public var maximumPacketSize: Int {

@@ -1,16 +1,28 @@
 import Foundation
 import SMP
 
-/// `mcumgr-sim` running as a child process, serving UDP.
+/// `mcumgr-sim` running as a child process, serving UDP or a pseudo-terminal.
 ///
 /// It is started with `--exit-on-eof` and a lifeline on its standard input, so it never
-/// outlives a crashed test run, and waited for until it prints its `listening on` line (the port
-/// is read from there, so `HOST:0` gives a free port).
+/// outlives a crashed test run, and waited for until it prints where it serves (`listening on
+/// HOST:PORT`, read back so that `HOST:0` gives a free port; or `serial: PATH`).
 public final class SimulatorProcess: Sendable {
-    /// The host it listens on.
-    public let host: String
-    /// The port it listens on.
-    public let port: Int
+    /// Where a simulator serves.
+    public enum Endpoint: Sendable, Hashable {
+        /// UDP on a host and port.
+        case udp(host: String, port: Int)
+        /// A pseudo-terminal (its slave path).
+        case serial(path: String)
+    }
+
+    /// Where it serves.
+    public let endpoint: Endpoint
+    /// The UDP host it listens on ("" on a pty).
+    public var host: String { if case .udp(let host, _) = endpoint { return host } else { return "" } }
+    /// The UDP port it listens on (0 on a pty).
+    public var port: Int { if case .udp(_, let port) = endpoint { return port } else { return 0 } }
+    /// The pty path it serves (nil over UDP).
+    public var serialPath: String? { if case .serial(let path) = endpoint { return path } else { return nil } }
     /// The child process.
     public let child: ChildProcess
     /// Its standard output.
@@ -18,9 +30,8 @@ public final class SimulatorProcess: Sendable {
     /// Its standard error: the request log when it logs (see `start`).
     public let stderrURL: URL
 
-    private init(host: String, port: Int, child: ChildProcess, stdoutURL: URL, stderrURL: URL) {
-        self.host = host
-        self.port = port
+    private init(endpoint: Endpoint, child: ChildProcess, stdoutURL: URL, stderrURL: URL) {
+        self.endpoint = endpoint
         self.child = child
         self.stdoutURL = stdoutURL
         self.stderrURL = stderrURL
@@ -36,31 +47,43 @@ public final class SimulatorProcess: Sendable {
     /// line. Unless `logsRequests`, it runs `--quiet`; with it, standard error holds one line per
     /// request (``requestLog``).
     public static func start(_ arguments: [String] = [], endpoint: String = "127.0.0.1:0", logsRequests: Bool = false) async throws -> SimulatorProcess {
+        let host = endpoint.hasPrefix("[") ? String(endpoint.dropFirst().prefix { $0 != "]" }) : String(endpoint.prefix { $0 != ":" })
+        return try await launch(["--udp", endpoint] + arguments, logsRequests: logsRequests) { text in
+            guard let range = text.range(of: "listening on "),
+                  let line = text[range.upperBound...].split(separator: "\n").first,
+                  let port = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
+            else { return nil }
+            return .udp(host: host, port: port)
+        }
+    }
+
+    /// Starts `mcumgr-sim --serial` (a new pty) with extra `arguments` and waits for its `serial: PATH` line.
+    public static func startSerial(_ arguments: [String] = [], logsRequests: Bool = true) async throws -> SimulatorProcess {
+        try await launch(["--serial"] + arguments, logsRequests: logsRequests) { text in
+            text.split(separator: "\n").first { $0.hasPrefix("serial: ") }.map { .serial(path: String($0.dropFirst("serial: ".count))) }
+        }
+    }
+
+    private static func launch(_ arguments: [String], logsRequests: Bool, ready: (String) -> Endpoint?) async throws -> SimulatorProcess {
         let binary = try BuiltProducts.require("mcumgr-sim")
         let directory = try Subprocess.temporaryDirectory("sim")
         let out = directory.appendingPathComponent("stdout")
         let err = directory.appendingPathComponent("stderr")
         let child = try Subprocess.launch(
-            binary, ["--udp", endpoint, "--exit-on-eof"] + (logsRequests ? [] : ["--quiet"]) + arguments,
-            stdout: out, stderr: err, lifeline: true)
+            binary, arguments + ["--exit-on-eof"] + (logsRequests ? [] : ["--quiet"]), stdout: out, stderr: err, lifeline: true)
         let clock = SMPClock.continuous
         let deadline = clock.now + startLimit
         var text = ""
         while clock.now < deadline, child.isRunning {
             text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
-            if text.contains("listening on "), text.contains("\n") { break }
+            if text.contains("\n"), let endpoint = ready(text) {
+                return SimulatorProcess(endpoint: endpoint, child: child, stdoutURL: out, stderrURL: err)
+            }
             try await clock.sleep(for: .milliseconds(10))
         }
+        child.terminate()
         let log = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
-        guard let range = text.range(of: "listening on "),
-              let line = text[range.upperBound...].split(separator: "\n").first,
-              let port = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
-        else {
-            child.terminate()
-            throw ProcessError("mcumgr-sim \(arguments) did not report listening on \(endpoint):\n\(text)\n\(log)")
-        }
-        let host = endpoint.hasPrefix("[") ? String(endpoint.dropFirst().prefix { $0 != "]" }) : String(endpoint.prefix { $0 != ":" })
-        return SimulatorProcess(host: host, port: port, child: child, stdoutURL: out, stderrURL: err)
+        throw ProcessError("mcumgr-sim \(arguments) did not say where it serves:\n\(text)\n\(log)")
     }
 
     /// What it printed on standard output so far.

@@ -1,0 +1,28 @@
+/// Why a Bluetooth LE connection or scan could not be made, with a message a user can act on.
+public enum BLEError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kernel has no Bluetooth (`EAFNOSUPPORT`: address family not supported).
+    case bluetoothUnavailable(String)
+    /// No such adapter, or no adapter at all (`ENODEV`).
+    case noAdapter(String)
+    /// The process may not use the adapter (`EPERM`, `EACCES`).
+    case permissionDenied(String)
+    /// The device did not answer: not advertising, out of range, or the adapter is down (`EHOSTDOWN`).
+    case hostDown(String)
+    /// Connecting took longer than allowed.
+    case timeout(String)
+    /// The device refused the connection.
+    case refused(String)
+    /// A device address or adapter name that cannot be parsed.
+    case invalidAddress(String)
+    /// Any other operating-system error.
+    case io(String)
+
+    /// A one-line message.
+    public var description: String {
+        switch self {
+        case .bluetoothUnavailable(let text), .noAdapter(let text), .permissionDenied(let text), .hostDown(let text),
+            .timeout(let text), .refused(let text), .invalidAddress(let text), .io(let text):
+            return text
+        }
+    }
+}
