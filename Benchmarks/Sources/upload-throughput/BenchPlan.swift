@@ -1,3 +1,5 @@
+import SMPSimulator
+
 /// What one invocation measures: the links, depths, images and tools.
 struct BenchPlan: Sendable {
     struct EngineRow: Sendable {
@@ -53,12 +55,17 @@ struct BenchPlan: Sendable {
                 }
             }
         }
+        if options.links.contains("ble") {
+            engineRows += Self.bleRows(depths: options.depths, imageKiB: options.bleSize)
+        }
         if options.links.contains("serial") {
             for baud in options.bauds {
                 let link = SerialLink(baud: baud, buffers: DeviceBuffers(size: options.bufSize, count: 4), slotSize: Self.slotSize)
                 for depth in options.serialDepths { engineRows.append(EngineRow(link: link, depth: depth, imageKiB: options.serialSize)) }
                 if options.tools {
                     for variant in [
+                        ToolVariant(tool: .mcumgr, frame: .bytes(link.packetSize), depth: nil),
+                        ToolVariant(tool: .mcumgr, frame: .bytes(link.packetSize), depth: 1),
                         ToolVariant(tool: .smpmgr, frame: .toolDefault), ToolVariant(tool: .smpmgr, frame: .bytes(link.packetSize)),
                         ToolVariant(tool: .toolkit, frame: .toolDefault), ToolVariant(tool: .toolkit, frame: .bytes(link.packetSize)),
                     ] {
@@ -67,6 +74,34 @@ struct BenchPlan: Sendable {
                 }
             }
         }
+    }
+
+    /// The BLE rows: a representative subset of PHY/DLE × connection interval × link-layer buffers
+    /// × reassembly (the full grid is 144 links × 6 depths):
+    /// - the depth sweep on 1M without DLE, 1M with DLE and 2M with DLE at 7.5 ms, 6 LL buffers, reassembly on;
+    /// - depth 4 at 15 and 30 ms for each of the three;
+    /// - depth 4 with 1, 2, 4 and 8 LL buffers on 2M DLE at 7.5 ms;
+    /// - depth 1 and 4 without reassembly for each of the three at 7.5 ms.
+    static func bleRows(depths: [Int], imageKiB: Int) -> [EngineRow] {
+        let buffers = DeviceBuffers(size: 2475, count: 8)
+        let phys: [(BLELinkModel.PHY, Bool)] = [(.le1M, false), (.le1M, true), (.le2M, true)]
+        func link(_ phy: BLELinkModel.PHY, _ dle: Bool, interval: Duration = .microseconds(7500), llBuffers: Int = 6, reassembly: Bool = true) -> BLELink {
+            BLELink(
+                model: BLELinkModel(phy: phy, dataLengthExtension: dle, connectionInterval: interval, packetsPerConnectionEvent: 8, deviceBuffers: llBuffers),
+                mtu: 498, reassembly: reassembly, buffers: buffers, slotSize: slotSize)
+        }
+        var rows: [EngineRow] = []
+        for (phy, dle) in phys {
+            for depth in depths { rows.append(EngineRow(link: link(phy, dle), depth: depth, imageKiB: imageKiB)) }
+        }
+        for (phy, dle) in phys {
+            for interval in [15, 30] { rows.append(EngineRow(link: link(phy, dle, interval: .milliseconds(interval)), depth: 4, imageKiB: imageKiB)) }
+        }
+        for llBuffers in [1, 2, 4, 8] { rows.append(EngineRow(link: link(.le2M, true, llBuffers: llBuffers), depth: 4, imageKiB: imageKiB)) }
+        for (phy, dle) in phys {
+            for depth in [1, 4] { rows.append(EngineRow(link: link(phy, dle, reassembly: false), depth: depth, imageKiB: imageKiB)) }
+        }
+        return rows
     }
 
     /// Our CLI at depth 1 and at its default, and both peers at their default frame and at ours.

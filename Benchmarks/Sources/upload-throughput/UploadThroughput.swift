@@ -27,11 +27,14 @@ struct UploadThroughput: AsyncParsableCommand {
     @Option(help: "Image payload size in KiB for the serial rows (a 115200-baud line moves about 8 kB/s).")
     var serialSize = 64
 
+    @Option(help: "Image payload size in KiB for the BLE rows (1M without DLE moves under 30 kB/s).")
+    var bleSize = 64
+
     @Option(help: "Runs per row; tables show the median.")
     var runs = 3
 
-    @Option(parsing: .upToNextOption, help: "Links to measure: udp, serial.")
-    var links: [String] = ["udp", "serial"]
+    @Option(parsing: .upToNextOption, help: "Links to measure: udp, serial, ble.")
+    var links: [String] = ["udp", "ble", "serial"]
 
     @Option(parsing: .upToNextOption, help: "Pipeline depths of the engine rows.")
     var depths: [Int] = [1, 2, 3, 4, 6, 8]

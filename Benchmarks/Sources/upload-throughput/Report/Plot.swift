@@ -8,7 +8,8 @@ struct Plot {
 
     func draw(to directory: URL) async throws {
         let engine = rows.filter { $0.section == .engine && $0.depth != nil && $0.bytesPerSecond != nil }
-        let links = orderedLinks(engine)
+        // Links measured at three depths or more (the others are single points of a sweep).
+        let links = orderedLinks(engine).filter { link in Set(engine.filter { $0.link == link }.compactMap(\.depth)).count >= 3 }
         guard !links.isEmpty else { return }
         let dataDirectory = directory.appendingPathComponent("plot-data")
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)

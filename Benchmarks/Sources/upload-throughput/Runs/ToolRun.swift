@@ -40,8 +40,11 @@ struct ToolVariant: Sendable, Hashable {
             arguments += ["image", "upload", image.path, "--alignment", "4"]
             if let depth { arguments += ["--pipeline-depth", "\(depth)"] }
             return (try BuiltProducts.require("mcumgr"), arguments)
-        case (.mcumgr, _):
-            return nil
+        case (.mcumgr, .serial(let path, let baud)):
+            // Over serial our packets follow the device's buf_size (less length and CRC).
+            var arguments = ["--serial", path, "--baud", "\(baud)", "image", "upload", image.path, "--alignment", "4"]
+            if let depth { arguments += ["--pipeline-depth", "\(depth)"] }
+            return (try BuiltProducts.require("mcumgr"), arguments)
         case (.smpmgr, .udp(let host, let port)):
             guard port == 1337 else { return nil }
             var arguments = ["--ip", host, "--timeout", "5"]
