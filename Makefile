@@ -1,9 +1,11 @@
 # swift-mcumgr: the two commands of the README.
 #   make demo   - full firmware upgrade against the built-in device simulator
 #   make test   - the whole test suite
-# Both install what they need first (scripts/bootstrap.sh).
+#   make bench  - the benchmarks (Benchmarks/, results in Benchmarks/results/)
+#   make bench-smoke - one tiny row of the upload benchmark (CI: the command works)
+# All install what they need first (scripts/bootstrap.sh).
 
-.PHONY: bootstrap demo test build clean
+.PHONY: bootstrap demo test build clean bench bench-smoke
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -16,6 +18,12 @@ demo: bootstrap
 
 test: bootstrap
 	swift test
+
+bench: bootstrap
+	scripts/bench.sh
+
+bench-smoke: bootstrap
+	scripts/bench.sh --smoke
 
 clean:
 	rm -rf .build

@@ -1,9 +1,22 @@
 // swift-tools-version: 6.1
 // Benchmarks for swift-mcumgr, as their own package so that the main package's build and tests
-// never depend on them. Run: `swift run -c release upload-throughput`, `swift run -c release
-// serial-throughput`, `swift run -c release ble-throughput`, `swift run -c release fleet-upgrade`.
+// never depend on them.
+//
+//   make bench          everything below, results in Benchmarks/results/ (see Benchmarks/README.md)
+//   swift package --allow-writing-to-package-directory benchmark
+//                       micro-benchmarks (ordo-one `benchmark`): time, throughput, mallocs
+//   swift run -c release upload-throughput --help
+//                       upload bytes/s over real sockets and link models, beside each link's
+//                       limit and beside the other SMP tools
+//   swift run -c release serial-throughput | ble-throughput | fleet-upgrade | hci-bumble-throughput
+//                       one link or the fleet on its own
 
 import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
 
 let package = Package(
     name: "swift-mcumgr-benchmarks",
@@ -12,18 +25,47 @@ let package = Package(
         .package(name: "swift-mcumgr", path: ".."),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // On Linux only the malloc interposer trait: the default traits pull a runtime
+        // interposer that is not available here.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // Micro-benchmarks: one chunk request encoded, one response decoded, one session round
+        // trip, the packet assembler on serial frames and BLE notifications, McuBoot parse + hash.
+        .executableTarget(
+            name: "SMPMicroBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "SMP", package: "swift-mcumgr"),
+                .product(name: "CBOR", package: "swift-mcumgr"),
+                .product(name: "McuMgr", package: "swift-mcumgr"),
+                .product(name: "McuBoot", package: "swift-mcumgr"),
+                .product(name: "SMPSerial", package: "swift-mcumgr"),
+                .product(name: "SMPTestSupport", package: "swift-mcumgr"),
+            ],
+            path: "Benchmarks/SMPMicroBenchmarks",
+            swiftSettings: strict,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+
+        // Upload throughput by link and pipeline depth, side by side with smpmgr and
+        // mcumgr-toolkit; Markdown, CSV and a plot under results/.
         .executableTarget(
             name: "upload-throughput",
             dependencies: [
                 .product(name: "McuMgr", package: "swift-mcumgr"),
                 .product(name: "McuBoot", package: "swift-mcumgr"),
                 .product(name: "SMP", package: "swift-mcumgr"),
+                .product(name: "SMPUDP", package: "swift-mcumgr"),
+                .product(name: "SMPSerial", package: "swift-mcumgr"),
+                .product(name: "SMPBLE", package: "swift-mcumgr"),
+                .product(name: "GATT", package: "swift-mcumgr"),
                 .product(name: "SMPSimulator", package: "swift-mcumgr"),
+                .product(name: "SMPTestSupport", package: "swift-mcumgr"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            swiftSettings: strict
         ),
         .executableTarget(
             name: "serial-throughput",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import McuMgrTools
+import SMPUDP
 
 /// `mcumgr`: manage a device that speaks SMP (MCUmgr) — images and firmware upgrades, files,
 /// settings, statistics, logs, shell — with the command tree of Apache's Go `mcumgr`.
@@ -32,6 +33,8 @@ struct MCUmgr: AsyncParsableCommand {
 @main
 enum Main {
     static func main() async {
+        // One thread for the session, the engine and the socket: no hand-offs per packet.
+        UDPTransport.runConcurrencyOnOneEventLoopThread()
         await execute(Array(CommandLine.arguments.dropFirst()))
     }
 

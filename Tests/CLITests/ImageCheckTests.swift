@@ -115,7 +115,7 @@ struct ImageCheckTests {
     @Test("upgrade refuses an image too large for the device's slot before the first chunk (exit 1)")
     func tooLarge() async throws {
         let file = try await TestImages.make(version: "1.1.0", payloadSize: 80 * 1024, seed: 31)
-        try await withSimulator(["--slot-size", "65536"], logsRequests: true) { sim in
+        try await withSimulator(["--slot-size", "65536", "--image-size", "16384"], logsRequests: true) { sim in
             let result = try await sim.mcumgr(["upgrade", file])
             Expect.failure(result, status: 1, mentioning: "larger than the 65536 bytes")
             #expect(sim.requestLog.contains { $0.contains(" group=1 cmd=6 ") }, "slot info was asked: \(sim.requestLog)")

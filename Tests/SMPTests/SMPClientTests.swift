@@ -119,6 +119,30 @@ struct SMPClientTests {
         }
     }
 
+    @Test("a burst of refusals narrows the window once, to the requests sent before the first refused one")
+    func refusalBurstNarrowsOnce() async throws {
+        try await virtualTime { clock async throws in
+            let f = ClientFixture(clock: clock, window: 8)
+            _ = await f.device { _, _ in .ignore }
+            var sent: [SMPSentRequest] = []
+            for _ in 0..<8 {
+                sent.append(try await f.client.submit(.write, group: .os, command: 0, payload: [0xa0], retryPolicy: .doNotResend) { _ in })
+            }
+            // The device held four and refused the other four: the refusals arrive together (each
+            // finishes its request), then the engine reports each of them.
+            for refused in sent[4...] { await f.client.cancel(refused) }
+            for refused in sent[4...] { await f.client.deviceHadNoRoom(refused: refused) }
+            #expect(await f.client.window == 4)
+            // A request sent under the narrowed window and refused says the device holds fewer still.
+            await f.client.cancel(sent[0])
+            let later = try await f.client.submit(.write, group: .os, command: 0, payload: [0xa0], retryPolicy: .doNotResend) { _ in }
+            await f.client.cancel(later)
+            await f.client.deviceHadNoRoom(refused: later)
+            #expect(await f.client.window == 3)
+            await f.client.close()
+        }
+    }
+
     // MARK: - Timeouts and retries
 
     @Test("a dropped response is resent with the same seq and bytes, and the answer to the resend completes it")

@@ -1,94 +1,83 @@
 import ArgumentParser
 import Foundation
-import McuBoot
-import McuMgr
-import SMP
-import SMPSimulator
+import Logging
 
-/// Measures image upload throughput against the simulator across pipeline depths and
-/// alignments, over a modelled link, and prints a table.
+/// Upload throughput of our engine over real sockets and timed link models, beside each link's
+/// theoretical limit and beside smpmgr and mcumgr-toolkit uploading the same image to the same
+/// simulator; writes Markdown, CSV and a plot under `--output`.
 @main
 struct UploadThroughput: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "upload-throughput",
-        abstract: "Upload throughput against the simulated device, by pipeline depth and alignment."
-    )
+        abstract: "Upload bytes/s by link and pipeline depth, against each link's limit and against smpmgr and mcumgr-toolkit.",
+        discussion: """
+            Every run starts a fresh release-built mcumgr-sim (so each upload starts from an empty \
+            slot) and uploads one imgtool image. Engine rows time ImageManager.upload in this \
+            process; tool rows time whole commands (our mcumgr CLI, smpmgr, mcumgr-toolkit) and \
+            read their CPU from wait4. Results: results.md, results.csv, results.json and \
+            upload-throughput.png in --output.
+            """)
 
-    @Option(help: "Image payload size in KiB.")
-    var size = 256
+    @Option(help: "Image payload size in KiB for the UDP rows.")
+    var size = 512
 
-    @Option(help: "One-way link latency in milliseconds.")
-    var latency = 5.0
+    @Option(help: "Image payload size in KiB for the client-CPU rows (1 MiB by default).")
+    var cpuSize = 1024
 
-    @Option(help: "Link bandwidth in bytes per second (0: unlimited).")
-    var bandwidth = 0
+    @Option(help: "Image payload size in KiB for the serial rows (a 115200-baud line moves about 8 kB/s).")
+    var serialSize = 64
 
-    @Option(help: "Device SMP buffer size (buf_size).")
-    var bufSize = 2048
+    @Option(help: "Image payload size in KiB for the BLE rows (1M without DLE moves under 30 kB/s).")
+    var bleSize = 64
 
-    @Option(help: "Device SMP buffer count (buf_count).")
-    var bufCount = 9
-
-    @Option(help: "Transport packet limit (e.g. 1472 for UDP, 244 for BLE without reassembly).")
-    var mtu = 1472
-
-    @Option(help: "Percent of packets dropped in each direction.")
-    var drop = 0.0
-
-    @Option(parsing: .upToNextOption, help: "Pipeline depths to measure.")
-    var depths: [Int] = [1, 2, 4, 8]
-
-    @Option(parsing: .upToNextOption, help: "Byte alignments to measure.")
-    var alignments: [Int] = [1, 4]
-
-    @Option(help: "Runs per cell; the table shows the median.")
+    @Option(help: "Runs per row; tables show the median.")
     var runs = 3
 
-    func run() async throws {
-        var builder = McuBootImageBuilder(payload: (0..<(size * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31) }, version: McuBootVersion(major: 2))
-        builder.headerSize = 0x200
-        let image = try builder.buildImage()
-        print("image \(image.bytes.count) bytes; latency \(latency) ms; bandwidth \(bandwidth == 0 ? "unlimited" : "\(bandwidth) B/s"); buf_size \(bufSize), buf_count \(bufCount); mtu \(mtu); drop \(drop) %")
-        print("")
-        print("depth  align   KiB/s (median of \(runs))   requests   peak in flight")
-        for depth in depths {
-            for alignment in alignments {
-                var rates: [Double] = []
-                var requests = 0
-                var peak = 0
-                for _ in 0..<runs {
-                    let (rate, seen, inFlight) = try await measure(image: image, depth: depth, alignment: alignment)
-                    rates.append(rate)
-                    requests = seen
-                    peak = inFlight
-                }
-                let median = rates.sorted()[rates.count / 2]
-                print(String(format: "%5d  %5d   %12.1f            %8d   %5d", depth, alignment, median / 1024, requests, peak))
-            }
-        }
-    }
+    @Option(parsing: .upToNextOption, help: "Links to measure: udp, serial, ble.")
+    var links: [String] = ["udp", "ble", "serial"]
 
-    private func measure(image: McuBootImage, depth: Int, alignment: Int) async throws -> (Double, Int, Int) {
-        var configuration = DeviceConfiguration()
-        configuration.bufferSize = bufSize
-        configuration.bufferCount = bufCount
-        let link = LinkConfiguration(latency: .microseconds(Int(latency * 1000)), bandwidth: bandwidth == 0 ? nil : bandwidth)
-        var faults = FaultConfiguration()
-        faults.dropPercent = drop
-        let device = SimulatedDevice(configuration: configuration, link: link, faults: faults)
-        var running = McuBootImageBuilder(payload: Array(repeating: 0x5a, count: 4096), version: McuBootVersion(major: 1))
-        running.headerSize = 0x200
-        await device.install(try running.build(), image: 0, slot: 0)
-        let transport = await device.makeLoopbackTransport(maximumPacketSize: mtu)
-        let client = SMPClient(transport: transport, configuration: SMPClient.Configuration(timeout: .seconds(1), retries: 2))
-        let upgrade = FirmwareUpgradeConfiguration(
-            mode: .uploadOnly, pipelineDepth: depth, byteAlignment: alignment, requestsBootloaderInfo: false,
-            chunkTimeout: .milliseconds(Int(max(200, latency * 8)))
-        )
-        let report = try await FirmwareUpgradeManager(client: client).upgrade(images: [FirmwareUpgradeImage(image: image)], configuration: upgrade)
-        let requests = await device.requestsProcessed
-        let peak = await device.maximumRequestsInFlight
-        await client.close()
-        return (report.averageBytesPerSecond, requests, peak)
+    @Option(parsing: .upToNextOption, help: "Pipeline depths of the engine rows.")
+    var depths: [Int] = [1, 2, 3, 4, 6, 8]
+
+    @Option(parsing: .upToNextOption, help: "Serial pipeline depths (the line, not the round trip, is the limit past 2).")
+    var serialDepths: [Int] = [1, 2, 4]
+
+    @Option(parsing: .upToNextOption, help: "UDP response latencies in milliseconds.")
+    var latencies: [Double] = [0, 5, 20]
+
+    @Option(parsing: .upToNextOption, help: "Serial baud rates.")
+    var bauds: [Int] = [115_200, 1_000_000]
+
+    @Option(help: "The device's buf_count for the depth sweep and the side-by-side rows.")
+    var bufCount = 16
+
+    @Option(help: "The device's buf_size.")
+    var bufSize = 2048
+
+    @Flag(inversion: .prefixedNo, help: "Run smpmgr, mcumgr-toolkit and our CLI side by side.")
+    var tools = true
+
+    @Flag(help: "One tiny row of each kind (CI smoke run: the command works; no timing is judged).")
+    var smoke = false
+
+    @Option(help: "Directory for the results.")
+    var output = "results"
+
+    @Flag(inversion: .prefixedNo, help: "Draw the PNG plot with gnuplot.")
+    var plot = true
+
+    @Option(help: "Log level of the engine and the session on standard error (trace, debug, info, …).")
+    var logLevel = "error"
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .error
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let plan = smoke ? BenchPlan.smoke(self) : BenchPlan(self)
+        var runner = BenchRunner(plan: plan, output: URL(fileURLWithPath: output))
+        try await runner.run()
     }
 }

@@ -278,10 +278,11 @@ struct FirmwareUpgradeRunner: Sendable {
     /// The reset is sent once: if its answer is lost, the device may already be booting the new
     /// image, and a second reset would make MCUboot revert it. Only a device that keeps answering
     /// with an unchanged table for well past its reset delay is asked again, as often as that
-    /// happens within the step timeout (a lossy link may lose each request); the device then has
-    /// the reset timeout from the last request to answer with its new table.
+    /// happens within the step timeout or the reset timeout, whichever is longer (a lossy link may
+    /// lose each request); the device then has the reset timeout from the last request to answer
+    /// with its new table.
     private func resetAndWait(previous: [ImageSlot], progress: Progress) async throws -> [ImageSlot] {
-        let requestDeadline = clock.now + configuration.stepTimeout
+        let requestDeadline = clock.now + max(configuration.stepTimeout, configuration.resetTimeout)
         let poll = SMPRequestOptions(timeout: min(Self.pollTimeout, await client.configuration.timeout), retries: 0)
         var requests = 0
         var lastRequest = clock.now

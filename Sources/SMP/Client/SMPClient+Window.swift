@@ -6,12 +6,20 @@ extension SMPClient {
     /// The device refused a request for lack of a buffer (`MGMT_ERR_ENOMEM`) or because it was
     /// busy: the window narrows to the requests it holds now (at least 1, and at least one less
     /// than before), and widens again one at a time as answers come.
-    public func deviceHadNoRoom() {
-        let narrowed = max(1, min(window - 1, inFlight))
+    ///
+    /// With `refused`, the request the device refused, the device is taken to hold the requests
+    /// sent before it that are still unanswered, and a refusal of a request submitted before the
+    /// window last narrowed changes nothing: it was sent under the wider window, so a burst of
+    /// refusals narrows the window once instead of once per refused request.
+    public func deviceHadNoRoom(refused: SMPSentRequest? = nil) {
+        if let refused, refused.token <= narrowedThroughToken { return }
+        let held = refused.map { refused in pending.values.reduce(0) { $0 + ($1.token < refused.token ? 1 : 0) } } ?? inFlight
+        let narrowed = max(1, min(window - 1, held))
         if narrowed < window {
             logger.info("the device has no room for more requests; in-flight window narrowed from \(window) to \(narrowed)")
             window = narrowed
         }
+        narrowedThroughToken = lastToken
         answersSinceWindowChange = 0
         windowProbeInterval = min(windowProbeInterval * 2, 1 << 16)
     }

@@ -56,6 +56,9 @@ public actor SMPClient {
     var reconnection: Task<Result<Void, SMPError>, Never>?
     var answersSinceWindowChange = 0
     var windowProbeInterval = SMPClient.initialWindowProbeInterval
+    /// The last token handed out when the window last narrowed: refusals of requests submitted
+    /// up to then were sent under the wider window and narrow it no further.
+    var narrowedThroughToken: UInt64 = 0
     private var nextSequence: UInt8 = 0
     private var receiver: Task<Void, Never>?
     private var tokens: UInt64 = 0
@@ -190,6 +193,9 @@ public actor SMPClient {
         tokens &+= 1
         return tokens
     }
+
+    /// The last token handed out (tokens only grow).
+    var lastToken: UInt64 { tokens }
 
     /// The next sequence number not in use, counting up and wrapping 255 → 0.
     private func allocateSequence() -> UInt8 {

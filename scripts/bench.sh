@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Runs the benchmarks of Benchmarks/ and writes Benchmarks/results/:
+#   micro-benchmarks.md   ordo-one `benchmark`: time, throughput and mallocs per operation
+#   results.md/.csv/.json upload-throughput: bytes/s by link and depth, limits, other tools side by side
+#   upload-throughput.png the plot (gnuplot)
+# Usage: scripts/bench.sh [--smoke] [upload-throughput options…]
+#   --smoke   one tiny row of each kind, results in a temporary directory (CI: the command works)
+# Installs what it needs first: gnuplot-nox (Debian) and the venv of scripts/bootstrap.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+smoke=0
+args=()
+for a in "$@"; do
+  if [ "$a" = "--smoke" ]; then smoke=1; else args+=("$a"); fi
+done
+
+scripts/bootstrap.sh
+if ! command -v gnuplot >/dev/null 2>&1; then
+  echo "bench: installing gnuplot-nox"
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq >/dev/null
+  $SUDO apt-get install -y -qq gnuplot-nox >/dev/null
+fi
+
+cd Benchmarks
+start=$(date +%s)
+echo "bench: load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores (results are only comparable on a quiet machine)"
+for product in upload-throughput mcumgr mcumgr-sim; do
+  swift build -c release --product "$product" 2>&1 | grep -v '^\[' || true
+  test -x ".build/release/$product" || { echo "bench: building $product failed" >&2; exit 1; }
+done
+built=$(date +%s)
+echo "bench: release build ready in $((built - start)) s"
+
+if [ "$smoke" = 1 ]; then
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' EXIT
+  .build/release/upload-throughput --smoke --output "$out" "${args[@]}"
+  test -s "$out/results.csv" && test -s "$out/results.md"
+  echo "bench-smoke: ok ($(($(date +%s) - start)) s)"
+  exit 0
+fi
+
+mkdir -p results
+swift package --allow-writing-to-package-directory benchmark --no-progress --format markdown --path stdout \
+  > results/micro-benchmarks.md.tmp
+mv results/micro-benchmarks.md.tmp results/micro-benchmarks.md
+micro=$(date +%s)
+echo "bench: micro-benchmarks in $((micro - built)) s"
+.build/release/upload-throughput --output results "${args[@]}"
+echo "bench: all done in $(($(date +%s) - start)) s (build $((built - start)) s, micro $((micro - built)) s, uploads $(($(date +%s) - micro)) s)"
