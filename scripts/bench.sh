@@ -47,7 +47,7 @@ fi
 
 mkdir -p results
 swift package --allow-writing-to-package-directory benchmark --no-progress --format markdown --path stdout \
-  > results/micro-benchmarks.md.tmp
+  | sed -n '/^## Baseline/,$p' > results/micro-benchmarks.md.tmp
 mv results/micro-benchmarks.md.tmp results/micro-benchmarks.md
 micro=$(date +%s)
 echo "bench: micro-benchmarks in $((micro - built)) s"

@@ -43,7 +43,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("SMPClient round trip: one upload chunk over the loopback") { benchmark in
-        let session = await RoundTripSession.shared
+        let session = RoundTripSession.shared
         let payload = session.chunkPayload
         for _ in benchmark.scaledIterations {
             let packet = try await session.client.transceive(.write, group: .image, command: 1, payload: payload, retryPolicy: .resend)

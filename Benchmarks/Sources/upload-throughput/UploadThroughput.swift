@@ -25,7 +25,7 @@ struct UploadThroughput: AsyncParsableCommand {
     var cpuSize = 1024
 
     @Option(help: "Image payload size in KiB for the serial rows (a 115200-baud line moves about 8 kB/s).")
-    var serialSize = 64
+    var serialSize = 40
 
     @Option(help: "Image payload size in KiB for the BLE rows (1M without DLE moves under 30 kB/s).")
     var bleSize = 64

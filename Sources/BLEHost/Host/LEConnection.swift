@@ -16,7 +16,7 @@ public final class LEConnection: Sendable {
 
     let host: LEHost
     let inbox: AsyncInbox<ATTBearerEvent>
-    private let sendGate = HostGate()
+    private let sendGate = AsyncGate()
     private let link: Mutex<Link>
     private let endWaiters = Mutex<[CheckedContinuation<Void, Never>]>([])
 

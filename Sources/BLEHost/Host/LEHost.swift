@@ -56,8 +56,8 @@ public final class LEHost: Sendable {
     let clock: HostClock
     let logger: Logger
     let state: Mutex<HostState>
-    let commandGate = HostGate()
-    let procedureGate = HostGate()
+    let commandGate = AsyncGate()
+    let procedureGate = AsyncGate()
     private let started = Mutex(false)
 
     /// Makes a host on `transport`; nothing is sent before ``start()``.

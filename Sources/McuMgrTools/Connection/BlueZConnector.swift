@@ -20,16 +20,16 @@ extension ConnectionFactory {
                 address: address, adapter: parameters.adapter, security: security, timeout: .seconds(10), clock: options.clock
             ).makeBearer()
         }
+        let transport = BLETransport(connector: connector, configuration: bleConfiguration(options), clock: options.clock, logger: options.logger)
+        try await open(transport, spec: spec)
+        return transport
+    }
+
+    /// SMP over GATT as the options ask: `--mtu` is the device's reassembly buffer (the largest SMP packet).
+    static func bleConfiguration(_ options: ConnectionOptions) -> BLETransport.Configuration {
         var configuration = BLETransport.Configuration()
         if let size = options.maximumPacketSize { configuration.reassemblyBufferSize = size }
-        let transport = BLETransport(connector: connector, configuration: configuration, clock: options.clock, logger: options.logger)
-        do {
-            try await open(transport, spec: spec)
-        } catch {
-            await transport.close()
-            throw error
-        }
-        return transport
+        return configuration
     }
 
     /// The SMP devices advertising near the spec's BlueZ adapter (libbluetooth's HCI scan).

@@ -84,6 +84,8 @@ public struct ConnectionFactory: Sendable {
         do {
             try await transport.connect()
         } catch {
+            // Whatever the attempt opened (a socket, a controller link) is released.
+            await transport.close()
             throw .connectFailed(spec, reason: error)
         }
     }

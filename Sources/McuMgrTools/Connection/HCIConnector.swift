@@ -11,15 +11,8 @@ extension ConnectionFactory {
         let session = HCISession(
             controller: controller, peer: parameters.peer, addressType: parameters.addressType, scanTimeout: .seconds(10),
             clock: options.clock, logger: options.logger)
-        var configuration = BLETransport.Configuration()
-        if let size = options.maximumPacketSize { configuration.reassemblyBufferSize = size }
-        let transport = HCIBLETransport(session: session, configuration: configuration, clock: options.clock, logger: options.logger)
-        do {
-            try await open(transport, spec: spec)
-        } catch {
-            await transport.close()
-            throw error
-        }
+        let transport = HCIBLETransport(session: session, configuration: bleConfiguration(options), clock: options.clock, logger: options.logger)
+        try await open(transport, spec: spec)
         return transport
     }
 

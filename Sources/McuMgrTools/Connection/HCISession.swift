@@ -18,7 +18,7 @@ final class HCISession: Sendable {
     private let clock: SMPClock
     private let logger: Logger
     private let state = Mutex<State>(State())
-    private let gate = HCIOpenGate()
+    private let gate = AsyncGate()
 
     private struct State {
         var host: LEHost?
@@ -50,7 +50,7 @@ final class HCISession: Sendable {
 
     /// Opens (once) the controller and its host.
     func host() async throws(BLEError) -> LEHost {
-        try await gate.run { () async throws(BLEError) -> LEHost in
+        try await gate.withGate { () async throws(BLEError) -> LEHost in
             // A host whose controller link ended is replaced (the controller restarted, the TCP link broke).
             if let host = state.withLock({ $0.host }), !host.isClosed { return host }
             if state.withLock({ $0.closed }) { throw .io("the connection was closed") }
@@ -160,35 +160,5 @@ final class HCISession: Sendable {
         case .notFound: return .hostDown(error.description)
         default: return .io(error.description)
         }
-    }
-}
-
-/// Serialises opening the controller (a first-come, first-served lock for one async operation at a time).
-private final class HCIOpenGate: Sendable {
-    private let state = Mutex<(held: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func run<T, E: Error>(_ body: () async throws(E) -> T) async throws(E) -> T {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let acquired = state.withLock { s -> Bool in
-                if s.held {
-                    s.waiters.append(continuation)
-                    return false
-                }
-                s.held = true
-                return true
-            }
-            if acquired { continuation.resume() }
-        }
-        defer {
-            let next = state.withLock { s -> CheckedContinuation<Void, Never>? in
-                if s.waiters.isEmpty {
-                    s.held = false
-                    return nil
-                }
-                return s.waiters.removeFirst()
-            }
-            next?.resume()
-        }
-        return try await body()
     }
 }

@@ -16,7 +16,7 @@ struct Plot {
         let columns = min(3, links.count)
         let rowsOfPanels = (links.count + columns - 1) / columns
         var script = [
-            "set terminal pngcairo size \(520 * columns),\(380 * rowsOfPanels + 40) font 'DejaVu Sans,10'",
+            "set terminal pngcairo size \(520 * columns),\(380 * rowsOfPanels + 40) font 'DejaVu Sans,10' noenhanced",
             "set output '\(directory.appendingPathComponent("upload-throughput.png").path)'",
             "set datafile missing '?'",
             "set multiplot layout \(rowsOfPanels),\(columns) title 'swift-mcumgr upload throughput by pipeline depth (\(machine.date.prefix(10)), load \(machine.loadBefore))'",

@@ -1,8 +1,9 @@
 import Synchronization
 
 /// A first-come, first-served lock for async code: what one holder does across suspension points
-/// (one command and its answer, one L2CAP PDU's fragments) is never interleaved with another's.
-final class HostGate: Sendable {
+/// is never interleaved with another holder's (one SMP packet's writes, one connection attempt,
+/// one HCI command and its answer, one L2CAP PDU's fragments).
+public final class AsyncGate: Sendable {
     private struct State {
         var held = false
         var waiters: [CheckedContinuation<Void, Never>] = []
@@ -10,8 +11,11 @@ final class HostGate: Sendable {
 
     private let state = Mutex(State())
 
+    /// Makes a free gate.
+    public init() {}
+
     /// Waits until the gate is free, then holds it.
-    func enter() async {
+    public func enter() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let acquired = state.withLock { s -> Bool in
                 if s.held {
@@ -26,7 +30,7 @@ final class HostGate: Sendable {
     }
 
     /// Hands the gate to the next waiter, or frees it.
-    func leave() {
+    public func leave() {
         let next = state.withLock { s -> CheckedContinuation<Void, Never>? in
             if s.waiters.isEmpty {
                 s.held = false
@@ -38,7 +42,7 @@ final class HostGate: Sendable {
     }
 
     /// Runs `body` holding the gate.
-    func withGate<T, E: Error>(_ body: () async throws(E) -> T) async throws(E) -> T {
+    public func withGate<T, E: Error>(_ body: () async throws(E) -> T) async throws(E) -> T {
         await enter()
         defer { leave() }
         return try await body()
