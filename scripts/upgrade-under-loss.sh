@@ -5,7 +5,7 @@
 # new image is active and confirmed in slot 0 (nothing left for MCUboot to revert).
 #
 #   scripts/upgrade-under-loss.sh [RUNS] [IMAGE]      (defaults: 20, Examples/images/demo-app-1.1.0.bin)
-#   DROP=30 BIN=.build/release scripts/upgrade-under-loss.sh
+#   DROP=30 BIN=.build/release JOBS=4 scripts/upgrade-under-loss.sh   (JOBS runs at once, each on its own simulator)
 #
 # Prints one line per run and a summary "N of RUNS upgrades completed"; exits 1 unless all did.
 set -euo pipefail
@@ -42,35 +42,34 @@ EOF
 )
 
 work=$(mktemp -d)
-sim=""
-cleanup() {
-  if [[ -n "$sim" ]]; then kill "$sim" 2>/dev/null || true; wait "$sim" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+jobs_at_once=${JOBS:-4}
 
-echo "upgrade-under-loss: $runs runs of 'mcumgr upgrade $image' (hash ${hash:0:16}…) against mcumgr-sim --drop $drop, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-completed=0
-total_start=$(date +%s)
-for run in $(seq "$runs"); do
-  "$BIN/mcumgr-sim" --udp 127.0.0.1:0 --drop "$drop" --seed "$run" --quiet >"$work/sim.out" 2>"$work/sim.err" &
+# One run in its own directory: a fresh simulator, the upgrade, the table read back; prints one line.
+one_run() {
+  local run=$1 dir="$work/run-$1" sim port status list_status seconds state
+  mkdir -p "$dir"
+  "$BIN/mcumgr-sim" --udp 127.0.0.1:0 --drop "$drop" --seed "$run" --quiet >"$dir/sim.out" 2>"$dir/sim.err" &
   sim=$!
   port=""
   for _ in $(seq 200); do
-    port=$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$work/sim.out" | head -1)
+    port=$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$dir/sim.out" | head -1)
     [[ -n "$port" ]] && break
     sleep 0.05
   done
-  [[ -n "$port" ]] || { echo "run $run: mcumgr-sim did not start"; cat "$work/sim.err"; exit 1; }
-
+  if [[ -z "$port" ]]; then
+    echo "run $run: FAILED: mcumgr-sim did not start: $(cat "$dir/sim.err")"
+    kill "$sim" 2>/dev/null || true
+    return
+  fi
   start=$(date +%s.%N)
   status=0
-  "$BIN/mcumgr" --udp "127.0.0.1:$port" --json upgrade "$image" >"$work/upgrade.json" 2>"$work/upgrade.err" || status=$?
+  "$BIN/mcumgr" --udp "127.0.0.1:$port" --json upgrade "$image" >"$dir/upgrade.json" 2>"$dir/upgrade.err" || status=$?
   seconds=$("$python" -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$start" "$(date +%s.%N)")
   # Read the table back through the same lossy link (reads are resent freely).
   list_status=0
-  "$BIN/mcumgr" --udp "127.0.0.1:$port" --json --retries 10 image list >"$work/list.json" 2>>"$work/upgrade.err" || list_status=$?
-  state=$("$python" - "$work/list.json" "$hash" <<'EOF'
+  "$BIN/mcumgr" --udp "127.0.0.1:$port" --json --retries 10 image list >"$dir/list.json" 2>>"$dir/upgrade.err" || list_status=$?
+  state=$("$python" - "$dir/list.json" "$hash" <<'PY'
 import json, sys
 try:
     table = json.load(open(sys.argv[1]))
@@ -84,17 +83,28 @@ slot = primary[0]
 new = slot.get("hash") == sys.argv[2]
 print(("new" if new else "old") + " image " + slot.get("version", "?")
       + (" active" if slot.get("active") else "") + (" confirmed" if slot.get("confirmed") else " UNCONFIRMED"))
-EOF
+PY
 )
   kill "$sim" 2>/dev/null || true
   wait "$sim" 2>/dev/null || true
-  sim=""
   if [[ $status -eq 0 && $list_status -eq 0 && "$state" == "new image "*" active confirmed" ]]; then
-    completed=$((completed + 1))
     echo "run $run: ok in ${seconds} s: $state"
   else
-    echo "run $run: FAILED (mcumgr exit $status) in ${seconds} s: $state; $(tail -1 "$work/upgrade.err")"
+    echo "run $run: FAILED (mcumgr exit $status) in ${seconds} s: $state; $(tail -1 "$dir/upgrade.err")"
   fi
+}
+
+echo "upgrade-under-loss: $runs runs of 'mcumgr upgrade $image' (hash ${hash:0:16}…) against mcumgr-sim --drop $drop, $jobs_at_once at once, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+total_start=$(date +%s)
+for run in $(seq "$runs"); do
+  while [[ $(jobs -rp | wc -l) -ge $jobs_at_once ]]; do wait -n || true; done
+  one_run "$run" >"$work/line-$run" &
+done
+wait
+completed=0
+for run in $(seq "$runs"); do
+  cat "$work/line-$run"
+  grep -q ": ok in " "$work/line-$run" && completed=$((completed + 1))
 done
 echo "upgrade-under-loss: $completed of $runs upgrades completed with the new image active and confirmed ($(( $(date +%s) - total_start )) s)"
 [[ $completed -eq $runs ]]

@@ -57,7 +57,8 @@ enum BLEFixtures {
 
     /// A session over `transport` with test timeouts.
     static func client(_ transport: BLETransport) -> SMPClient {
-        SMPClient(transport: transport, configuration: SMPClient.Configuration(timeout: .seconds(2), retries: 2), logger: quietLogger)
+        // Generous: these run over real sockets and threads on a machine shared with the parallel suite.
+        SMPClient(transport: transport, configuration: SMPClient.Configuration(timeout: .seconds(20), retries: 2), logger: quietLogger)
     }
 
     /// The image the device runs at start (version 1.0.0).
