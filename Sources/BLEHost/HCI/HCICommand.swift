@@ -94,12 +94,7 @@ public struct HCICommand: Sendable, Hashable, CustomStringConvertible {
         p.append(peer.kind.rawValue)
         p += peer.wireBytes
         p.append(ownAddress.rawValue)
-        p.appendLE(parameters.minimumInterval)
-        p.appendLE(parameters.maximumInterval)
-        p.appendLE(parameters.latency)
-        p.appendLE(parameters.supervisionTimeout)
-        p.appendLE(UInt16(0))
-        p.appendLE(UInt16(0))
+        p += parameters.connectionBytes
         return HCICommand(opcode: 0x200D, parameters: p, answeredByStatus: true)
     }
 
@@ -118,28 +113,12 @@ public struct HCICommand: Sendable, Hashable, CustomStringConvertible {
 
     /// LE Connection Update (7.8.18), answered by Command Status; LE Connection Update Complete follows.
     public static func leConnectionUpdate(handle: UInt16, parameters: LEConnectionParameters) -> HCICommand {
-        var p: [UInt8] = []
-        p.appendLE(handle)
-        p.appendLE(parameters.minimumInterval)
-        p.appendLE(parameters.maximumInterval)
-        p.appendLE(parameters.latency)
-        p.appendLE(parameters.supervisionTimeout)
-        p.appendLE(UInt16(0))
-        p.appendLE(UInt16(0))
-        return HCICommand(opcode: 0x2013, parameters: p, answeredByStatus: true)
+        HCICommand(opcode: 0x2013, parameters: handleAndConnectionBytes(handle, parameters), answeredByStatus: true)
     }
 
     /// LE Remote Connection Parameter Request Reply (7.8.31): accepts the peer's parameters.
     public static func leRemoteConnectionParameterRequestReply(handle: UInt16, parameters: LEConnectionParameters) -> HCICommand {
-        var p: [UInt8] = []
-        p.appendLE(handle)
-        p.appendLE(parameters.minimumInterval)
-        p.appendLE(parameters.maximumInterval)
-        p.appendLE(parameters.latency)
-        p.appendLE(parameters.supervisionTimeout)
-        p.appendLE(UInt16(0))
-        p.appendLE(UInt16(0))
-        return HCICommand(opcode: 0x2020, parameters: p)
+        HCICommand(opcode: 0x2020, parameters: handleAndConnectionBytes(handle, parameters))
     }
 
     /// LE Set Data Length (7.8.33): the link-layer payload this host would like to send.
@@ -158,6 +137,14 @@ public struct HCICommand: Sendable, Hashable, CustomStringConvertible {
         p += [0x00, 0x02, 0x02]
         p.appendLE(UInt16(0))
         return HCICommand(opcode: 0x2032, parameters: p, answeredByStatus: true)
+    }
+
+    /// A connection handle followed by ``LEConnectionParameters/connectionBytes``, as LE Connection
+    /// Update and LE Remote Connection Parameter Request Reply carry them.
+    private static func handleAndConnectionBytes(_ handle: UInt16, _ parameters: LEConnectionParameters) -> [UInt8] {
+        var p: [UInt8] = []
+        p.appendLE(handle)
+        return p + parameters.connectionBytes
     }
 }
 
@@ -199,6 +186,20 @@ public struct LEConnectionParameters: Sendable, Hashable {
         self.init(
             minimumInterval: low, maximumInterval: max(low, units(maximum, 1.25, 6...3200)), latency: latency,
             supervisionTimeout: units(supervisionTimeout, 10, 10...3200))
+    }
+
+    /// Interval minimum and maximum, latency, supervision timeout and a zero minimum and maximum
+    /// connection-event length: the tail that LE Create Connection, LE Connection Update and LE Remote
+    /// Connection Parameter Request Reply share.
+    var connectionBytes: [UInt8] {
+        var p: [UInt8] = []
+        p.appendLE(minimumInterval)
+        p.appendLE(maximumInterval)
+        p.appendLE(latency)
+        p.appendLE(supervisionTimeout)
+        p.appendLE(UInt16(0))
+        p.appendLE(UInt16(0))
+        return p
     }
 
     /// Whether the values are within the spec's ranges and the timeout exceeds twice the longest interval.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CBlueZ
+import GATT
 import Logging
 
 extension HCITransports {
