@@ -79,7 +79,7 @@ func checkH4Stream(_ stream: [UInt8]) {
         }
     }
 
-    var host = Host()
+    var host = Host(handles: [0x001, 0x002])
     for output in outputs {
         switch output {
         case .packet(let packet):
@@ -117,10 +117,11 @@ func checkH4Stream(_ stream: [UInt8]) {
 /// The host's L2CAP side: reassembly on the handles that connection events opened.
 struct Host {
     var reassembler = L2CAPReassembler(maximumPDUSize: maximumPDUSize)
-    var openHandles: Set<UInt16> = [0x001, 0x002]
+    var openHandles: Set<UInt16> = []
 
-    init() {
-        for handle in openHandles { reassembler.open(handle: handle) }
+    /// A host with `handles` connected (`HCIFuzzing.h4Stream` opens 0x001 and 0x002, `aclReassembly` 0x001).
+    init(handles: Set<UInt16>) {
+        for handle in handles { connected(handle) }
     }
 
     mutating func connected(_ handle: UInt16) {
@@ -164,7 +165,7 @@ struct Host {
 /// handle 0x001, cut into fragments by the input's length, which must come out whole.
 func checkACLSequence(_ data: [UInt8]) {
     let completed = HCIFuzzing.aclReassembly(data)
-    var host = Host()
+    var host = Host(handles: [0x001])
     var pdus = 0
     var position = 0
     while position + 4 <= data.count {
