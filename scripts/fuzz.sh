@@ -28,7 +28,8 @@ for target in "$@"; do
       -artifact_prefix="$root/Fuzz/crashes/$target-" >/dev/null 2>&1) || true
   executed=$(cat "$logs"/fuzz-*.log 2>/dev/null | sed -n 's/^stat::number_of_executed_units: *//p' | awk '{s += $1} END {print s + 0}')
   found=$(( $(ls "$root/Fuzz/crashes" | wc -l) - before ))
-  problems=$(grep -l -E "^==[0-9]+==ERROR|ALARM: working on the last Unit|out-of-memory|deadly signal" "$logs"/fuzz-*.log 2>/dev/null | wc -l)
+  # (grep finds nothing in a clean run; under pipefail that must not end the script)
+  problems=$( (grep -l -E "^==[0-9]+==ERROR|ALARM: working on the last Unit|out-of-memory|deadly signal" "$logs"/fuzz-*.log 2>/dev/null || true) | wc -l)
   corpus=$(ls "$work/corpus" | wc -l)
   line="$target: $executed executions in $(( $(date +%s) - started )) s on $jobs processes, corpus $corpus inputs"
   if [[ $found -gt 0 || $problems -gt 0 ]]; then
