@@ -11,8 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=$1 seconds=$2 jobs=$3
 shift 3
-bin=$(swift build -c release --package-path Fuzz --scratch-path Fuzz/.build --sanitize=fuzzer --sanitize=address --show-bin-path)
 root=$(pwd)
+bin="$root/Fuzz/.build/release"
 mkdir -p Fuzz/crashes
 status=0
 for target in "$@"; do
@@ -30,11 +30,16 @@ for target in "$@"; do
   found=$(( $(ls "$root/Fuzz/crashes" | wc -l) - before ))
   # (grep finds nothing in a clean run; under pipefail that must not end the script)
   problems=$( (grep -l -E "^==[0-9]+==ERROR|ALARM: working on the last Unit|out-of-memory|deadly signal" "$logs"/fuzz-*.log 2>/dev/null || true) | wc -l)
+  # A binary without coverage counters fuzzes blind; one without ASan misses memory errors.
+  if ! grep -q "inline 8-bit counters" "$logs"/fuzz-*.log 2>/dev/null || ! nm "$bin/$target" | grep -q " __asan_init"; then
+    problems=$((problems + 1))
+    echo "$target: built without coverage instrumentation or AddressSanitizer (make fuzz-build)" >>"$logs/fuzz-0.log"
+  fi
   corpus=$(ls "$work/corpus" | wc -l)
   line="$target: $executed executions in $(( $(date +%s) - started )) s on $jobs processes, corpus $corpus inputs"
   if [[ $found -gt 0 || $problems -gt 0 ]]; then
     echo "$line: FOUND $found reproducer(s) in Fuzz/crashes/ (logs in $logs)"
-    grep -h -A3 -E "^==[0-9]+==ERROR|ALARM|out-of-memory|Fatal error|deadly signal" "$logs"/fuzz-*.log | head -20 || true
+    grep -h -A3 -E "^==[0-9]+==ERROR|ALARM|out-of-memory|Fatal error|deadly signal|built without" "$logs"/fuzz-*.log | head -20 || true
     status=1
   else
     echo "$line: no crash, leak or hang"
