@@ -31,7 +31,7 @@ for target in "$@"; do
   # (grep finds nothing in a clean run; under pipefail that must not end the script)
   problems=$( (grep -l -E "^==[0-9]+==ERROR|ALARM: working on the last Unit|out-of-memory|deadly signal" "$logs"/fuzz-*.log 2>/dev/null || true) | wc -l)
   # A binary without coverage counters fuzzes blind; one without ASan misses memory errors.
-  if ! grep -q "inline 8-bit counters" "$logs"/fuzz-*.log 2>/dev/null || ! nm "$bin/$target" | grep -q " __asan_init"; then
+  if ! grep -q "inline 8-bit counters" "$logs"/fuzz-*.log 2>/dev/null || ! nm "$bin/$target" | grep " __asan_init" >/dev/null; then
     problems=$((problems + 1))
     echo "$target: built without coverage instrumentation or AddressSanitizer (make fuzz-build)" >>"$logs/fuzz-0.log"
   fi
