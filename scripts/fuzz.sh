@@ -27,6 +27,7 @@ for target in "$@"; do
       -timeout=1 -rss_limit_mb=2048 -malloc_limit_mb=512 -print_final_stats=1 \
       -artifact_prefix="$root/Fuzz/crashes/$target-" >/dev/null 2>&1) || true
   executed=$(cat "$logs"/fuzz-*.log 2>/dev/null | sed -n 's/^stat::number_of_executed_units: *//p' | awk '{s += $1} END {print s + 0}')
+  mkdir -p "$root/Fuzz/crashes"
   found=$(( $(ls "$root/Fuzz/crashes" | wc -l) - before ))
   # (grep finds nothing in a clean run; under pipefail that must not end the script)
   problems=$( (grep -l -E "^==[0-9]+==ERROR|ALARM: working on the last Unit|out-of-memory|deadly signal" "$logs"/fuzz-*.log 2>/dev/null || true) | wc -l)
