@@ -41,8 +41,13 @@ FUZZ_SMOKE_SECONDS ?= 15
 
 .PHONY: fuzz-build fuzz fuzz-smoke sanitize sanitize-address sanitize-thread
 
+# One -sanitize= list: swift-frontend keeps only the last -sanitize= flag, and SwiftPM's
+# `--sanitize=fuzzer --sanitize=address` come in a random order (a Set), so each build had either
+# coverage or AddressSanitizer, never both, and a flipped order rebuilt everything. SwiftPM's own
+# `--sanitize=fuzzer` stays (it links libFuzzer's main); the list after it wins.
 fuzz-build: bootstrap
-	swift build -c release --package-path Fuzz --scratch-path Fuzz/.build --sanitize=fuzzer --sanitize=address
+	swift build -c release --package-path Fuzz --scratch-path Fuzz/.build --sanitize=fuzzer \
+		-Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=address
 
 fuzz: fuzz-build
 	scripts/fuzz.sh $(FUZZ_RUNS) $(FUZZ_SECONDS) $(FUZZ_JOBS) $(FUZZ_TARGETS)

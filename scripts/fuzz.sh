@@ -11,8 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=$1 seconds=$2 jobs=$3
 shift 3
-bin=$(swift build -c release --package-path Fuzz --scratch-path Fuzz/.build --sanitize=fuzzer --sanitize=address --show-bin-path)
 root=$(pwd)
+bin="$root/Fuzz/.build/release"
 mkdir -p Fuzz/crashes
 status=0
 for target in "$@"; do
@@ -27,14 +27,20 @@ for target in "$@"; do
       -timeout=1 -rss_limit_mb=2048 -malloc_limit_mb=512 -print_final_stats=1 \
       -artifact_prefix="$root/Fuzz/crashes/$target-" >/dev/null 2>&1) || true
   executed=$(cat "$logs"/fuzz-*.log 2>/dev/null | sed -n 's/^stat::number_of_executed_units: *//p' | awk '{s += $1} END {print s + 0}')
+  mkdir -p "$root/Fuzz/crashes"
   found=$(( $(ls "$root/Fuzz/crashes" | wc -l) - before ))
   # (grep finds nothing in a clean run; under pipefail that must not end the script)
   problems=$( (grep -l -E "^==[0-9]+==ERROR|ALARM: working on the last Unit|out-of-memory|deadly signal" "$logs"/fuzz-*.log 2>/dev/null || true) | wc -l)
+  # A binary without coverage counters fuzzes blind; one without ASan misses memory errors.
+  if ! grep -q "inline 8-bit counters" "$logs"/fuzz-*.log 2>/dev/null || ! nm "$bin/$target" | grep " __asan_init" >/dev/null; then
+    problems=$((problems + 1))
+    echo "$target: built without coverage instrumentation or AddressSanitizer (make fuzz-build)" >>"$logs/fuzz-0.log"
+  fi
   corpus=$(ls "$work/corpus" | wc -l)
   line="$target: $executed executions in $(( $(date +%s) - started )) s on $jobs processes, corpus $corpus inputs"
   if [[ $found -gt 0 || $problems -gt 0 ]]; then
     echo "$line: FOUND $found reproducer(s) in Fuzz/crashes/ (logs in $logs)"
-    grep -h -A3 -E "^==[0-9]+==ERROR|ALARM|out-of-memory|Fatal error|deadly signal" "$logs"/fuzz-*.log | head -20 || true
+    grep -h -A3 -E "^==[0-9]+==ERROR|ALARM|out-of-memory|Fatal error|deadly signal|built without" "$logs"/fuzz-*.log | head -20 || true
     status=1
   else
     echo "$line: no crash, leak or hang"
