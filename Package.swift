@@ -196,20 +196,20 @@ let package = Package(
         .testTarget(
             name: "SMPSerialTests",
             dependencies: [
-                "SMPSerial", "SMP", "SMPSimulator", "SMPTestSupport", "McuMgr", "McuBoot",
+                "SMPSerial", "SMP", "Hex", "SMPSimulator", "SMPTestSupport", "McuMgr", "McuBoot",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "GATTTests",
-            dependencies: ["GATT", "SMP", "SMPTestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["GATT", "SMP", "Hex", "SMPTestSupport", "SMPTestTraits", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "SMPBLETests",
             dependencies: [
-                "SMPBLE", "GATT", "SMP", "SMPSimulator", "SMPTestSupport", "McuMgr", "McuBoot",
+                "SMPBLE", "GATT", "SMP", "Hex", "SMPSimulator", "SMPTestSupport", "SMPTestTraits", "McuMgr", "McuBoot",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -1,7 +1,9 @@
 import Foundation
 import GATT
+import Hex
 import SMP
 @testable import SMPBLE
+import SMPTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -118,7 +120,7 @@ struct BlueZTests {
 
     @Test("advertising reports encoded by bumble parse; a scan keeps each SMP device once, with its name and best RSSI")
     func advertisingReportsFromBumble() async throws {
-        let output = try await Python.script(Self.bumbleScript)
+        let output = try await Subprocess.python(Self.bumbleScript).stdout
         let packets = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String]).map(Self.bytes)
         let reports = packets.flatMap(AdvertisingReport.parse(hciEvent:))
         #expect(reports.count == 4)
@@ -151,13 +153,6 @@ struct BlueZTests {
     }
 
     static func bytes(_ hex: String) -> [UInt8] {
-        var out: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            out.append(UInt8(hex[index..<next], radix: 16)!)
-            index = next
-        }
-        return out
+        [UInt8](hex: hex)!
     }
 }
