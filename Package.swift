@@ -79,7 +79,7 @@ let package = Package(
         // SMP over GATT, and the BlueZ kernel-socket path to real adapters (L2CAP LE, HCI scanning).
         .target(
             name: "SMPBLE",
-            dependencies: ["SMP", "GATT", "CBlueZ", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SMP", "GATT", "BLEHost", "CBlueZ", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
 
@@ -209,7 +209,7 @@ let package = Package(
         .testTarget(
             name: "SMPBLETests",
             dependencies: [
-                "SMPBLE", "GATT", "SMP", "Hex", "SMPSimulator", "SMPTestSupport", "SMPTestTraits", "McuMgr", "McuBoot",
+                "SMPBLE", "BLEHost", "GATT", "SMP", "Hex", "SMPSimulator", "SMPTestSupport", "SMPTestTraits", "McuMgr", "McuBoot",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
