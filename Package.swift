@@ -79,7 +79,7 @@ let package = Package(
         // SMP over GATT, and the BlueZ kernel-socket path to real adapters (L2CAP LE, HCI scanning).
         .target(
             name: "SMPBLE",
-            dependencies: ["SMP", "GATT", "CBlueZ", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SMP", "GATT", "BLEHost", "CBlueZ", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
 
@@ -196,20 +196,20 @@ let package = Package(
         .testTarget(
             name: "SMPSerialTests",
             dependencies: [
-                "SMPSerial", "SMP", "SMPSimulator", "SMPTestSupport", "McuMgr", "McuBoot",
+                "SMPSerial", "SMP", "Hex", "SMPSimulator", "SMPTestSupport", "McuMgr", "McuBoot",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "GATTTests",
-            dependencies: ["GATT", "SMP", "SMPTestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["GATT", "SMP", "Hex", "SMPTestSupport", "SMPTestTraits", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "SMPBLETests",
             dependencies: [
-                "SMPBLE", "GATT", "SMP", "SMPSimulator", "SMPTestSupport", "McuMgr", "McuBoot",
+                "SMPBLE", "BLEHost", "GATT", "SMP", "Hex", "SMPSimulator", "SMPTestSupport", "SMPTestTraits", "McuMgr", "McuBoot",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

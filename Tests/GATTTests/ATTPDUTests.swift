@@ -1,4 +1,5 @@
 import GATT
+import Hex
 import Testing
 
 @Suite("ATT PDUs")
@@ -110,14 +111,8 @@ struct ATTPDUTests {
         #expect(decoded > 1000)
     }
 
+    /// The bytes of hex text from the tables above (well-formed by construction).
     static func bytes(_ hex: String) -> [UInt8] {
-        var out: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            out.append(UInt8(hex[index..<next], radix: 16)!)
-            index = next
-        }
-        return out
+        [UInt8](hex: hex)!
     }
 }

@@ -1,12 +1,14 @@
 import Foundation
 import GATT
+import Hex
+import SMPTestSupport
 import Testing
 
 /// bumble (PyPI), an independent Bluetooth stack, builds the same PDUs from the same fields; our
 /// encoder must produce its bytes, our decoder must read them, and bumble must parse ours.
 @Suite("ATT PDUs against bumble")
 struct BumbleCrossCheckTests {
-    /// Each line in: a JSON description of one PDU. Each line out: bumble's bytes for it (hex),
+    /// Each line of the input file: a JSON description of one PDU. Each line out: bumble's bytes for it (hex),
     /// then the bumble class that parsed our bytes.
     static let script = #"""
         import json, sys
@@ -50,7 +52,7 @@ struct BumbleCrossCheckTests {
             if k == "cfm": return att.ATT_Handle_Value_Confirmation()
             raise ValueError(k)
 
-        for line in sys.stdin:
+        for line in open(sys.argv[1]):
             d = json.loads(line)
             theirs = bytes(build(d)).hex()
             parsed = att.ATT_PDU.from_bytes(bytes.fromhex(d["ours"]))
@@ -108,7 +110,7 @@ struct BumbleCrossCheckTests {
             description["ours"] = Self.hex(pdu.bytes)
             return String(decoding: try JSONSerialization.data(withJSONObject: description, options: [.sortedKeys]), as: UTF8.self)
         }.joined(separator: "\n") + "\n"
-        let output = try await Python.run(Self.script, input: input)
+        let output = try await Subprocess.python(Self.script, input: Data(input.utf8)).stdout
         let lines = output.split(separator: "\n")
         try #require(lines.count == Self.cases.count, "bumble answered \(lines.count) of \(Self.cases.count): \(output)")
         for ((pdu, _, bumbleClass), line) in zip(Self.cases, lines) {
@@ -122,9 +124,6 @@ struct BumbleCrossCheckTests {
     }
 
     static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { byte in
-            let text = String(byte, radix: 16)
-            return text.count == 1 ? "0" + text : text
-        }.joined()
+        bytes.hexString
     }
 }

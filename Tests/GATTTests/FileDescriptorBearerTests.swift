@@ -1,4 +1,5 @@
 import GATT
+import SMPTestTraits
 import Synchronization
 import Testing
 

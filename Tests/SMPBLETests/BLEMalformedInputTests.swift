@@ -4,6 +4,7 @@ import SMP
 import SMPBLE
 import SMPSimulator
 import SMPTestSupport
+import SMPTestTraits
 import Synchronization
 import Testing
 
@@ -11,10 +12,7 @@ import Testing
 struct BLEMalformedInputTests {
     @Test("an ATT error at each set-up step fails connect() with the spec's error name", arguments: ScriptedPeripheral.Step.allCases)
     func errorAtEachStep(step: ScriptedPeripheral.Step) async throws {
-        let (connector, peripheral) = try ScriptedPeripheral.pair()
-        let transport = BLETransport(connector: connector, logger: BLEFixtures.quietLogger)
-        let bearer = peripheral.bearer
-        let error = try await guarded(cleanup: { await transport.close(); await bearer.close() }) { () async throws -> SMPTransportError? in
+        let error = try await ScriptedPeripheral.withTransport(connected: false) { transport, peripheral async throws -> SMPTransportError? in
             async let attempt: SMPTransportError? = {
                 do throws(SMPTransportError) { try await transport.connect() } catch { return error }
                 return nil
@@ -31,16 +29,13 @@ struct BLEMalformedInputTests {
 
     @Test("a short answer to the MTU exchange fails connect() as an invalid ATT response")
     func shortAnswer() async throws {
-        let (connector, peripheral) = try ScriptedPeripheral.pair()
-        let transport = BLETransport(connector: connector, logger: BLEFixtures.quietLogger)
-        let bearer = peripheral.bearer
-        let error = try await guarded(cleanup: { await transport.close(); await bearer.close() }) { () async throws -> SMPTransportError? in
+        let error = try await ScriptedPeripheral.withTransport(connected: false) { transport, peripheral async throws -> SMPTransportError? in
             async let attempt: SMPTransportError? = {
                 do throws(SMPTransportError) { try await transport.connect() } catch { return error }
                 return nil
             }()
             #expect(try await peripheral.next() == .exchangeMTURequest(clientRxMTU: 498))
-            try await bearer.send([0x03, 0xF7])
+            try await peripheral.bearer.send([0x03, 0xF7])
             return await attempt
         }
         #expect(error?.description.contains("invalid ATT response") == true)
@@ -48,13 +43,7 @@ struct BLEMalformedInputTests {
 
     @Test("notifications of another handle and unknown opcodes are ignored; the SMP characteristic's get through")
     func foreignNotificationsIgnored() async throws {
-        let (connector, peripheral) = try ScriptedPeripheral.pair()
-        let transport = BLETransport(connector: connector, logger: BLEFixtures.quietLogger)
-        let bearer = peripheral.bearer
-        try await guarded(cleanup: { await transport.close(); await bearer.close() }) { () async throws in
-            async let connected: Void = transport.connect()
-            try await peripheral.serveSetup()
-            try await connected
+        try await ScriptedPeripheral.withTransport(connected: true) { transport, peripheral async throws in
             try await peripheral.send(.handleValueNotification(handle: 0x99, value: Packets.echoResponse("other", sequence: 1)))
             try await peripheral.bearer.send([0x7F, 0x12, 0x00, 0x01])
             try await peripheral.bearer.send([0x1B])
@@ -75,13 +64,7 @@ struct BLEMalformedInputTests {
 
     @Test("a response fragment claiming more bytes than ever arrive: the request times out, typed")
     func clientSideFragmentNeverCompleted() async throws {
-        let (connector, peripheral) = try ScriptedPeripheral.pair()
-        let transport = BLETransport(connector: connector, logger: BLEFixtures.quietLogger)
-        let bearer = peripheral.bearer
-        try await guarded(cleanup: { await transport.close(); await bearer.close() }) { () async throws in
-            async let connected: Void = transport.connect()
-            try await peripheral.serveSetup()
-            try await connected
+        try await ScriptedPeripheral.withTransport(connected: true) { transport, peripheral async throws in
             let client = SMPClient(transport: transport, configuration: SMPClient.Configuration(timeout: .milliseconds(300), retries: 0), logger: BLEFixtures.quietLogger)
             async let echo: (any Error)? = {
                 do { _ = try await client.transceive(.write, group: .os, command: 0, payload: [0xA1, 0x61, 0x64, 0x61, 0x78], retryPolicy: .resend) } catch { return error }

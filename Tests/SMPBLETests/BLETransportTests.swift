@@ -4,6 +4,7 @@ import McuMgr
 import SMP
 import SMPBLE
 import SMPSimulator
+import SMPTestTraits
 import Testing
 
 @Suite("SMP over GATT against the simulator's peripheral (socketpair)")

@@ -3,6 +3,7 @@ import McuMgr
 import SMP
 import SMPBLE
 import SMPSimulator
+import SMPTestTraits
 import Testing
 
 @Suite("Firmware upgrade and file download over BLE (socketpair)")

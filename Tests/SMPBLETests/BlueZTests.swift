@@ -1,7 +1,10 @@
+import BLEHost
 import Foundation
 import GATT
+import Hex
 import SMP
 @testable import SMPBLE
+import SMPTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -116,48 +119,42 @@ struct BlueZTests {
         print(json.dumps([bytes(e).hex() for e in events]))
         """#
 
-    @Test("advertising reports encoded by bumble parse; a scan keeps each SMP device once, with its name and best RSSI")
+    @Test("advertising reports encoded by bumble, read from HCI socket packets, fold into each SMP device once, with its name and best RSSI")
     func advertisingReportsFromBumble() async throws {
-        let output = try await Python.script(Self.bumbleScript)
+        let output = try await Subprocess.python(Self.bumbleScript).stdout
         let packets = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String]).map(Self.bytes)
-        let reports = packets.flatMap(AdvertisingReport.parse(hciEvent:))
+        let reports = packets.flatMap { HCISocketPackets.advertisingReports(in: $0) }
         #expect(reports.count == 4)
-        #expect(reports[0].address == BluetoothDeviceAddress("C0:11:22:33:44:55", type: .random))
-        #expect(reports[0].serviceUUIDs == [BLETransport.serviceUUID])
-        #expect(reports[1].localName == "zephyr-smp")
-        #expect(reports[2].address == BluetoothDeviceAddress("00:1A:7D:DA:71:13", type: .public))
+        #expect(reports[0].address == LEAddress("C0:11:22:33:44:55", kind: .random))
+        #expect(reports[0].data.serviceUUIDs == [BLETransport.serviceUUID])
+        #expect(reports[1].data.localName == "zephyr-smp")
+        #expect(reports[2].address == LEAddress("00:1A:7D:DA:71:13", kind: .public))
         #expect(reports[2].rssi == -40)
 
         var collector = ScanCollector(service: BLETransport.serviceUUID)
         reports.forEach { collector.add($0) }
-        #expect(collector.results == [BLEScanResult(address: BluetoothDeviceAddress("C0:11:22:33:44:55", type: .random)!, name: "zephyr-smp", rssi: -58)])
+        #expect(collector.results.map(BLEScanResult.init) == [
+            BLEScanResult(address: BluetoothDeviceAddress("C0:11:22:33:44:55", type: .random)!, name: "zephyr-smp", rssi: -58)
+        ])
     }
 
     @Test("truncated or foreign HCI packets give no reports and never crash")
     func hostileHCIPackets() {
         let good = Self.bytes("043e33020200015544332211c015020106110784aa6074528a8b86d34cb71d1ddc538dc404015544332211c00807097a6570687972c9")
-        #expect(AdvertisingReport.parse(hciEvent: good).count == 2)
+        #expect(HCISocketPackets.advertisingReports(in: good).count == 2)
         for cut in 0..<good.count {
-            let reports = AdvertisingReport.parse(hciEvent: Array(good.prefix(cut)))
-            #expect(reports.count <= 2)
+            #expect(HCISocketPackets.advertisingReports(in: good.prefix(cut)).isEmpty)
         }
-        // A report claiming 255 bytes of data, a count of 200 reports, another event.
-        #expect(AdvertisingReport.parse(hciEvent: [0x04, 0x3E, 0x0C, 0x02, 0x01, 0, 0, 1, 2, 3, 4, 5, 6, 0xFF, 0]).isEmpty)
-        #expect(AdvertisingReport.parse(hciEvent: [0x04, 0x3E, 0x03, 0x02, 0xC8, 0]).isEmpty)
-        #expect(AdvertisingReport.parse(hciEvent: [0x04, 0x0E, 0x04, 0x01, 0x0B, 0x20, 0x00]).isEmpty)
-        let odd = AdvertisingReport(address: BluetoothDeviceAddress("00:00:00:00:00:01")!, eventType: 0, data: [0x05, 0x07, 1, 2], rssi: 0)
-        #expect(odd.structures.isEmpty)
-        #expect(odd.serviceUUIDs.isEmpty)
+        // A report claiming 255 bytes of data, a count of 200 reports, another event, an ACL packet.
+        #expect(HCISocketPackets.advertisingReports(in: [0x04, 0x3E, 0x0C, 0x02, 0x01, 0, 0, 1, 2, 3, 4, 5, 6, 0xFF, 0]).isEmpty)
+        #expect(HCISocketPackets.advertisingReports(in: [0x04, 0x3E, 0x03, 0x02, 0xC8, 0]).isEmpty)
+        #expect(HCISocketPackets.advertisingReports(in: [0x04, 0x0E, 0x04, 0x01, 0x0B, 0x20, 0x00]).isEmpty)
+        #expect(HCISocketPackets.advertisingReports(in: [0x02, 0x41, 0x20, 0x01, 0x00, 0xAA]).isEmpty)
+        let results = [LEScanResult(address: LEAddress("C0:11:22:33:44:55", kind: .random)!, name: nil, services: [], rssi: nil, connectable: true)]
+        #expect(results.map(BLEScanResult.init) == [BLEScanResult(address: BluetoothDeviceAddress("C0:11:22:33:44:55", type: .random)!, name: nil, rssi: 127)])
     }
 
     static func bytes(_ hex: String) -> [UInt8] {
-        var out: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            out.append(UInt8(hex[index..<next], radix: 16)!)
-            index = next
-        }
-        return out
+        [UInt8](hex: hex)!
     }
 }

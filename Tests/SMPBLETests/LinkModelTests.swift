@@ -4,6 +4,7 @@ import SMP
 import SMPBLE
 @testable import SMPSimulator
 import SMPTestSupport
+import SMPTestTraits
 import Testing
 
 @Suite("BLE link model")

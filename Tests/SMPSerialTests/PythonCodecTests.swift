@@ -69,8 +69,7 @@ struct PythonCodecTests {
     func pythonFramesDecode(lineLength: Int) async throws {
         let packets = Self.packets()
         let input = try JSONSerialization.data(withJSONObject: ["line_length": lineLength, "packets": packets.map { Hex.string($0) }])
-        let run = try await PythonPeer.run(Self.script, input: input, arguments: ["encode"])
-        #expect(run.status == 0, "\(run.stderr)")
+        let run = try await Subprocess.python(Self.script, input: input, arguments: ["encode"])
         let out = try run.json()
         let stream = Hex.bytes(try #require(out["stream"] as? String))
         #expect(out["crcs"] as? [Int] == packets.map { Int(CRC16XMODEM.checksum($0)) })
@@ -88,8 +87,7 @@ struct PythonCodecTests {
         let encoder = try ConsoleFrameEncoder(lineLength: lineLength)
         let stream = try packets.flatMap { try encoder.encode($0) }
         let input = try JSONSerialization.data(withJSONObject: ["line_length": lineLength, "stream": Hex.string(stream)])
-        let run = try await PythonPeer.run(Self.script, input: input, arguments: ["decode"])
-        #expect(run.status == 0, "\(run.stderr)")
+        let run = try await Subprocess.python(Self.script, input: input, arguments: ["decode"])
         #expect(try run.json()["packets"] as? [String] == packets.map { Hex.string($0) })
     }
 }

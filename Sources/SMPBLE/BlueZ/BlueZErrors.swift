@@ -1,11 +1,12 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GATT
 
 extension BLEError {
     /// Maps an `errno` from a BlueZ socket or libbluetooth call to a message a user can act on.
     static func from(errno code: Int32, while doing: String) -> BLEError {
-        let system = "\(String(cString: strerror(code))) (errno \(code))"
+        let system = errnoText(code)
         switch code {
         case EAFNOSUPPORT, EPROTONOSUPPORT:
             return .bluetoothUnavailable(

@@ -1,3 +1,4 @@
+import BLEHost
 import CBlueZ
 import GATT
 import SMP
@@ -51,12 +52,12 @@ public enum BLEScanner {
                 failure.withLock { $0 = errno }
                 return false
             }
-            let reports = AdvertisingReport.parse(hciEvent: Array(buffer.prefix(count)))
+            let reports = HCISocketPackets.advertisingReports(in: buffer.prefix(count))
             collector.withLock { c in reports.forEach { c.add($0) } }
             return true
         }
         if case .failed(let code) = outcome { throw BLEError.from(errno: code, while: "waiting for advertising reports") }
         if let code = failure.withLock({ $0 }) { throw BLEError.from(errno: code, while: "reading advertising reports") }
-        return collector.withLock { $0.results }
+        return collector.withLock { $0.results }.map(BLEScanResult.init)
     }
 }

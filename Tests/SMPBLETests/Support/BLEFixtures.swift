@@ -6,6 +6,7 @@ import McuMgr
 import SMP
 import SMPBLE
 import SMPSimulator
+import SMPTestSupport
 
 /// Devices served as GATT peripherals, and BLE transports connected to them over socketpairs.
 enum BLEFixtures {
@@ -70,13 +71,8 @@ enum BLEFixtures {
 
     /// Deterministic pseudo-random bytes.
     static func payload(count: Int, seed: UInt64) -> [UInt8] {
-        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
-        return (0..<count).map { _ in
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return UInt8(truncatingIfNeeded: state)
-        }
+        var random = SeededRandom(seed: seed)
+        return random.bytes(count)
     }
 
     /// A fast upgrade configuration.
@@ -108,8 +104,8 @@ actor ImgtoolImage {
         let input = directory.appendingPathComponent("app.bin")
         let output = directory.appendingPathComponent("app.signed.bin")
         try Data(BLEFixtures.payload(count: size, seed: 11)).write(to: input)
-        _ = try await Python.run(
-            Python.venvBinary("imgtool"),
+        _ = try await Subprocess.venvTool(
+            "imgtool",
             ["create", "--align", "4", "--version", version, "--header-size", "0x200", "--pad-header", "--slot-size", "0x80000",
              input.path, output.path])
         return try McuBootImage(bytes: [UInt8](try Data(contentsOf: output)))

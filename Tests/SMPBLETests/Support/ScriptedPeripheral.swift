@@ -1,6 +1,7 @@
 import GATT
 import SMP
 import SMPBLE
+import SMPTestTraits
 
 /// The far end of a socketpair, answering ATT by hand: the SMP service at 0x10–0x13 (value 0x12,
 /// CCCD 0x13), with one step refusable.
@@ -27,6 +28,22 @@ final class ScriptedPeripheral {
             return bearer
         }
         return (connector, ScriptedPeripheral(server))
+    }
+
+    /// Runs `body` with a transport to a new scripted peripheral, both closed afterwards (or when
+    /// `body` hangs); with `connected`, the transport has connected and the peripheral served the set-up.
+    static func withTransport<T>(connected: Bool, _ body: (BLETransport, ScriptedPeripheral) async throws -> T) async throws -> T {
+        let (connector, peripheral) = try pair()
+        let transport = BLETransport(connector: connector, logger: BLEFixtures.quietLogger)
+        let bearer = peripheral.bearer
+        return try await guarded(cleanup: { await transport.close(); await bearer.close() }) { () async throws -> T in
+            if connected {
+                async let connecting: Void = transport.connect()
+                try await peripheral.serveSetup()
+                try await connecting
+            }
+            return try await body(transport, peripheral)
+        }
     }
 
     func next() async throws -> ATTPDU? {

@@ -1,13 +1,15 @@
+import SMP
 import Testing
 
 /// Runs `body`, then `cleanup` whatever happens. If `body` is still running after `limit`, the
 /// test records an issue and `cleanup` runs early (closing what `body` waits on), so a lost
-/// packet fails the test instead of hanging the test process.
-func guarded<T>(
+/// packet over a real socket fails the test instead of hanging the test process.
+public func guarded<T>(
     limit: Duration = .seconds(60), cleanup: @escaping @Sendable () async -> Void, _ body: () async throws -> T
 ) async throws -> T {
-    let watchdog = Task {
-        do { try await Task.sleep(for: limit) } catch { return }
+    let clock = SMPClock.continuous
+    let watchdog = clock.task {
+        do { try await clock.sleep(for: limit) } catch { return }
         Issue.record("still waiting after \(limit); closing the link")
         await cleanup()
     }
