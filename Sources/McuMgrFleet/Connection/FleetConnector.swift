@@ -47,6 +47,21 @@ public struct FleetConnector: Sendable {
         }
     }
 
+    /// Each device with the spec its target names, and the failure of each whose target names none
+    /// (an unknown profile, a bad connection string), in fleet order.
+    func resolve(_ devices: [FleetDevice]) -> (items: [FleetSlotItem], unresolved: [(FleetDevice, FleetFailure)]) {
+        var items: [FleetSlotItem] = []
+        var unresolved: [(FleetDevice, FleetFailure)] = []
+        for device in devices {
+            do {
+                items.append(FleetSlotItem(device: device, spec: try resolve(device.target)))
+            } catch {
+                unresolved.append((device, FleetFailure(phase: .connect, reason: error, reachedDevice: false)))
+            }
+        }
+        return (items, unresolved)
+    }
+
     /// Opens a session to `spec`.
     public func connect(_ spec: ConnectionSpec) async throws(ConnectionError) -> DeviceConnection {
         try await factory.connect(spec, options: options)
