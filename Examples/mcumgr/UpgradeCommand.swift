@@ -40,6 +40,8 @@ extension MCUmgr {
 
         func run() async throws {
             let images = try upgrade.images()
+            // Signatures are checked here, before connecting (the configuration's signatureKeys
+            // stay empty, so the upgrade does not check them a second time).
             let keys = try signature.keys()
             for (argument, image) in zip(upgrade.arguments, images) {
                 try SignatureKeyFiles.verify(image.image, path: argument.path, keys: keys)
@@ -47,7 +49,6 @@ extension MCUmgr {
             var configuration = upgrade.configuration(chunkTimeout: global.chunkTimeout)
             configuration.eraseAppSettings = eraseSettings
             configuration.estimatedSwapTime = .seconds(swapTime)
-            configuration.signatureKeys = keys
             let output = global.output
             let report = try await global.withClient { client in
                 let running = try FirmwareUpgradeManager(client: client).start(images: images, configuration: configuration)
