@@ -35,14 +35,16 @@ public struct FleetConnector: Sendable {
         case .spec(let spec):
             return spec
         case .profile(let name):
+            let profile: ConnectionProfile
             do {
-                return try profiles.profile(named: name).spec()
-            } catch let error as ProfileStoreError {
-                throw .profile(error)
-            } catch let error as ConnectionStringError {
-                throw .connectionString(error)
+                profile = try profiles.profile(named: name)
             } catch {
-                throw .unhealthy("\(error)")
+                throw .profile(error)
+            }
+            do {
+                return try profile.spec()
+            } catch {
+                throw .connectionString(error)
             }
         }
     }
