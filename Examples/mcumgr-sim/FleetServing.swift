@@ -26,10 +26,10 @@ extension MCUmgrSim {
             guard first.port != 0 else { throw ValidationError("--consecutive-ports needs a port in --udp, not 0") }
             guard first.port + deviceCount - 1 <= 65_535 else { throw ValidationError("the ports would pass 65535") }
         } else {
-            guard let address = IPv4(first.host) else {
+            guard let address = IPv4Address(first.host) else {
                 throw ValidationError("--devices without --consecutive-ports needs an IPv4 address in --udp, not '\(first.host)'")
             }
-            guard UInt64(address.value) + UInt64(deviceCount) - 1 <= UInt64(UInt32.max) else { throw ValidationError("the addresses would pass 255.255.255.255") }
+            guard address.advanced(by: deviceCount - 1) != nil else { throw ValidationError("the addresses would pass 255.255.255.255") }
         }
     }
 
@@ -55,7 +55,7 @@ extension MCUmgrSim {
     func endpoint(of index: Int) -> UDPEndpoint {
         let first = firstEndpoint
         if consecutivePorts { return UDPEndpoint(host: first.host, port: first.port + index) }
-        return UDPEndpoint(host: IPv4(first.host)!.advanced(by: index).text, port: first.port)
+        return UDPEndpoint(host: IPv4Address(first.host)!.advanced(by: index)!.description, port: first.port)
     }
 
     /// Serves `count` devices until a stop signal, then prints what each device received.
@@ -101,28 +101,4 @@ extension MCUmgrSim {
         }
         Console.write(counts.joined(separator: "\n"), to: 1)
     }
-}
-
-/// A dotted IPv4 address as a number, to count addresses up from the first.
-struct IPv4 {
-    let value: UInt32
-
-    init?(_ text: String) {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4 else { return nil }
-        var value: UInt32 = 0
-        for part in parts {
-            guard !part.isEmpty, part.count <= 3, part.allSatisfy({ $0.isASCII && $0.isNumber }), let byte = UInt8(part) else { return nil }
-            value = value << 8 | UInt32(byte)
-        }
-        self.value = value
-    }
-
-    private init(value: UInt32) { self.value = value }
-
-    /// The address `count` further on.
-    func advanced(by count: Int) -> IPv4 { IPv4(value: value &+ UInt32(count)) }
-
-    /// Dotted text.
-    var text: String { [24, 16, 8, 0].map { String(value >> UInt32($0) & 0xff) }.joined(separator: ".") }
 }

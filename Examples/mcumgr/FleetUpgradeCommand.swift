@@ -26,18 +26,9 @@ extension MCUmgr {
                 file or unreadable devices file; 130 interrupted (Ctrl-C cancels every device and prints the report).
                 """)
 
-        @Argument(help: ArgumentHelp("MCUboot image files, optionally as FILE@IMAGE.", valueName: "file"))
-        var files: [String]
+        @OptionGroup var upgrade: UpgradeOptions
 
         @OptionGroup var fleet: FleetOptions
-
-        @Option(name: .customLong("image-index"), help: "The image number of each file, in order (repeat per file).")
-        var imageIndices: [Int] = []
-
-        @Option(name: .customLong("mode"), help: "test-and-confirm, confirm-only, test-only or upload-only.")
-        var mode = FirmwareUpgradeMode.testAndConfirm.rawValue
-
-        @OptionGroup var chunking: UploadOptions
 
         @Option(name: .customLong("retries"), help: "Times a device whose upgrade failed for a passing reason is tried again.")
         var retries = 0
@@ -51,12 +42,6 @@ extension MCUmgr {
         @Option(name: .customLong("max-failures"), help: "Start no further device once this many have failed.")
         var maxFailures: Int?
 
-        @Flag(name: .customLong("no-downgrade"), help: "Refuse an image that is not newer than the running one.")
-        var noDowngrade = false
-
-        @Option(name: .customLong("reset-timeout"), help: "Seconds to wait for a device to answer again after its reset.")
-        var resetTimeout: Double = 60
-
         @Option(name: .customLong("step-timeout"), help: "Seconds each control step keeps resending to a silent or lossy device before it fails.")
         var stepTimeout: Double = 120
 
@@ -67,27 +52,18 @@ extension MCUmgr {
         var reportPath: String?
 
         func validate() throws {
-            guard FirmwareUpgradeMode(rawValue: mode) != nil else {
-                throw ValidationError("--mode must be test-and-confirm, confirm-only, test-only or upload-only, not '\(mode)'")
-            }
-            let plain = files.filter { ImageFileArgument($0).imageIndex == nil }
-            guard imageIndices.isEmpty || imageIndices.count == plain.count else {
-                throw ValidationError("give one --image-index per file without @N (\(plain.count)), not \(imageIndices.count)")
-            }
             guard (0...100).contains(retries) else { throw ValidationError("--retries must be 0 to 100") }
             guard retryDelay >= 0, retryDelay <= 3600 else { throw ValidationError("--retry-delay must be 0 to 3600 seconds") }
             guard canary >= 0 else { throw ValidationError("--canary must be 0 or more") }
             if let maxFailures, maxFailures < 1 { throw ValidationError("--max-failures must be at least 1") }
-            guard resetTimeout > 0, stepTimeout > 0 else { throw ValidationError("--reset-timeout and --step-timeout must be more than 0") }
+            guard stepTimeout > 0 else { throw ValidationError("--step-timeout must be more than 0") }
         }
 
         func run() async throws {
-            let images = try ImageFileArgument.upgradeImages(files.map { ImageFileArgument($0) }, explicitIndices: imageIndices)
+            let images = try self.upgrade.images()
             let devices = try fleet.devices()
-            let upgrade = FirmwareUpgradeConfiguration(
-                mode: FirmwareUpgradeMode(rawValue: mode)!, pipelineDepth: chunking.pipelineDepth, byteAlignment: chunking.alignment,
-                resetTimeout: .seconds(resetTimeout), rejectsDowngrade: noDowngrade, chunkTimeout: .seconds(fleet.timeout ?? 2),
-                stepTimeout: .seconds(stepTimeout))
+            var upgrade = self.upgrade.configuration(chunkTimeout: .seconds(fleet.timeout ?? 2))
+            upgrade.stepTimeout = .seconds(stepTimeout)
             let output = fleet.output
             if dryRun {
                 let dryRun = try Self.make { () throws(FleetConfigurationError) in

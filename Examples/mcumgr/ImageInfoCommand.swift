@@ -50,8 +50,8 @@ extension MCUmgr.Image {
                 let image: McuBootImage
                 do {
                     image = try McuBootImage(bytes: try InputFile.read(file))
-                } catch let failure as CommandFailure {
-                    problems.append(.init(file: file, error: failure.message))
+                } catch let error as InputFileError {
+                    problems.append(.init(file: file, error: error.description))
                     continue
                 } catch {
                     problems.append(.init(file: file, error: "not a valid MCUboot image: \(error)"))

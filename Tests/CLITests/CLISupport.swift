@@ -37,11 +37,6 @@ enum CLI {
     }
 }
 
-/// Why a test helper gave up.
-enum CLIError: Error {
-    case notJSON(String)
-}
-
 extension SimulatorProcess {
     /// Runs `mcumgr` against this simulator (`--udp ADDRESS` before the other arguments).
     func mcumgr(_ arguments: [String], timeout: Double = 120) async throws -> CLI.Result {
@@ -54,7 +49,7 @@ extension SimulatorProcess {
 enum TestImages {
     /// Where imgtool is, if anywhere.
     static let imgtool: String? = {
-        let path = CLI.packageRoot.appendingPathComponent(".venv/bin/imgtool").path
+        let path = BuiltProducts.venvTool("imgtool")
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }()
 

@@ -128,7 +128,7 @@ struct FleetCommandTests {
         #expect(run.stdout.contains("0 upgraded, 0 unchanged, 2 failed"), "\(run)")
     }
 
-    @Test("usage errors: no devices named, a bad devices file line, a missing devices file")
+    @Test("usage errors: no devices named, a bad devices file line, a missing devices file, bad upgrade options")
     func usageErrors() async throws {
         let image = try await TestImages.make(version: "2.0.0", payloadSize: 4 * 1024, seed: 25)
         Expect.failure(try await CLI.mcumgr(["fleet", "upgrade", image]), status: 2, mentioning: "--devices FILE or --udp-range RANGE")
@@ -137,5 +137,10 @@ struct FleetCommandTests {
         Expect.failure(try await CLI.mcumgr(["fleet", "upgrade", image, "--devices", bad]), status: 2, mentioning: "line 2")
         Expect.failure(try await CLI.mcumgr(["fleet", "list", "--devices", "/nonexistent/devices.txt"]), status: 4, mentioning: "/nonexistent/devices.txt")
         Expect.failure(try await CLI.mcumgr(["fleet", "list", "--udp-range", "127.0.0.9-127.0.0.2"]), status: 2, mentioning: "below the first")
+        // The upgrade options are checked as `upgrade` checks them.
+        for (option, value) in [("--image-index", "-1"), ("--mode", "sideways"), ("--reset-timeout", "0")] {
+            let result = try await CLI.mcumgr(["fleet", "upgrade", image, "--udp-range", "127.0.0.2-127.0.0.3", option, value])
+            Expect.failure(result, status: 2, mentioning: option)
+        }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import SMP
 import SMPTestSupport
 
 /// A `mcumgr-sim --devices N` process: N simulated devices on consecutive addresses (or ports),
@@ -17,37 +16,28 @@ final class FleetSimulator: @unchecked Sendable {
 
     let child: ChildProcess
     let devices: [Device]
-    private let outURL: URL
 
-    private init(child: ChildProcess, devices: [Device], outURL: URL) {
+    private init(child: ChildProcess, devices: [Device]) {
         self.child = child
         self.devices = devices
-        self.outURL = outURL
     }
 
     /// Starts `count` devices from `first` (`127.0.0.2:0`: consecutive addresses, each on a port of its own).
     static func start(count: Int, first: String = "127.0.0.2:0", _ arguments: [String] = []) async throws -> FleetSimulator {
         let directory = try Subprocess.temporaryDirectory("fleet-sim")
-        let outURL = directory.appendingPathComponent("stdout")
         let child = try Subprocess.launch(
             try BuiltProducts.require("mcumgr-sim"), ["--devices", "\(count)", "--udp", first, "--quiet", "--exit-on-eof"] + arguments,
-            stdout: outURL, stderr: nil, lifeline: true)
-        let clock = SMPClock.continuous
-        let deadline = clock.now + SimulatorProcess.startLimit
-        var devices: [Device] = []
-        var text = ""
-        while clock.now < deadline, child.isRunning {
-            text = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
-            devices = text.split(separator: "\n").compactMap(Self.device)
-            if devices.count == count { break }
-            try await clock.sleep(for: .milliseconds(20))
+            stdout: directory.appendingPathComponent("stdout"), stderr: nil, lifeline: true)
+        let devices = try await child.awaitOutput(within: SimulatorProcess.startLimit) { text -> [Device]? in
+            let devices = text.split(separator: "\n").compactMap(Self.device)
+            return devices.count == count ? devices : nil
         }
-        guard devices.count == count else {
+        guard let devices else {
             child.terminate()
             child.closeLifeline()
-            throw ProcessError("mcumgr-sim --devices \(count) did not say where its devices serve:\n\(text)")
+            throw ProcessError("mcumgr-sim --devices \(count) did not say where its devices serve:\n\(child.stdout)")
         }
-        return FleetSimulator(child: child, devices: devices, outURL: outURL)
+        return FleetSimulator(child: child, devices: devices)
     }
 
     /// Reads `device 3: listening on 127.0.0.5:41234, fault: drop (…)`.
@@ -74,7 +64,7 @@ final class FleetSimulator: @unchecked Sendable {
         child.terminate()
         child.closeLifeline()
         _ = await child.exitStatus()
-        let text = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
+        let text = child.stdout
         var counts: [Int: (Int, Int)] = [:]
         for line in text.split(separator: "\n") where line.contains(" packets received, ") {
             // device 3: 12 packets received, 0 upload requests, 1 boots

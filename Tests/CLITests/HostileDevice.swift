@@ -1,5 +1,4 @@
 import Foundation
-import SMP
 import SMPTestSupport
 import Testing
 
@@ -30,30 +29,23 @@ final class HostileDevice: Sendable {
     static func start(answering kind: String) async throws -> HostileDevice {
         let python = try #require(python, "python3 is needed for the hostile device")
         let directory = try Subprocess.temporaryDirectory("hostile")
-        let out = directory.appendingPathComponent("stdout")
         let child = try Subprocess.launch(
             python, [BuiltProducts.packageRoot.appendingPathComponent("scripts/hostile-device.py").path, "--answer", kind, "--exit-on-eof"],
-            stdout: out, stderr: directory.appendingPathComponent("stderr"), lifeline: true)
-        let clock = SMPClock.continuous
-        let deadline = clock.now + SimulatorProcess.startLimit
-        var text = ""
-        while clock.now < deadline, child.isRunning {
-            text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
-            if text.contains("\n") { break }
-            try await clock.sleep(for: .milliseconds(10))
+            stdout: directory.appendingPathComponent("stdout"), stderr: directory.appendingPathComponent("stderr"), lifeline: true)
+        let port = try await child.awaitOutput(within: SimulatorProcess.startLimit) { text -> Int? in
+            guard text.contains("\n"), let range = text.range(of: "listening on "), let line = text[range.upperBound...].split(separator: "\n").first else { return nil }
+            return line.split(separator: ":").last.flatMap { Int($0) }
         }
-        guard let range = text.range(of: "listening on "),
-              let port = Int(text[range.upperBound...].split(separator: "\n").first?.split(separator: ":").last ?? "")
-        else {
-            child.kill()
-            throw ProcessError("the hostile device did not say where it listens: \(text)")
+        guard let port else {
+            child.terminate()
+            throw ProcessError("the hostile device did not say where it listens: \(child.stdout)\(child.stderr)")
         }
         return HostileDevice(child: child, port: port)
     }
 
-    /// Stops the device (SIGKILL: a Python child may have SIGTERM blocked) and closes its lifeline.
+    /// Stops the device (SIGTERM) and closes its lifeline.
     func stop() {
-        child.kill()
+        child.terminate()
         child.closeLifeline()
     }
 

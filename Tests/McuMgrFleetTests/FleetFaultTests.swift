@@ -103,4 +103,30 @@ struct FleetFaultTests {
         #expect(second.failed.map(\.device.index) == [refuses])
         #expect(second.exitStatus == .device)
     }
+
+    @Test("a device whose profile does not exist fails to connect, named, and the others go on: in an upgrade and in a dry run")
+    func unknownProfile() async throws {
+        let fleet = try await SimulatedFleet.make(count: 2)
+        let image = try FleetFixtures.image()
+        let images = [FirmwareUpgradeImage(image: image)]
+        let devices = [fleet.fleetDevices[0], FleetDevice(.profile("nowhere"), name: "lost"), fleet.fleetDevices[1]]
+
+        let report = try await FleetUpgrade(
+            devices: devices, images: images, configuration: FleetFixtures.configuration(), connector: fleet.connector
+        ).run()
+        #expect(report.upgraded.map(\.device.index) == [0, 2], "\(report.summary)")
+        let failure = try #require(report.devices[1].outcome.failure)
+        #expect(failure.phase == .connect)
+        guard case .profile = failure.reason else {
+            Issue.record("\(failure)")
+            return
+        }
+        #expect(!failure.reachedDevice)
+
+        let dryRun = try FleetDryRun(devices: devices, images: images, upgrade: FleetFixtures.upgradeConfiguration, connector: fleet.connector)
+        let entries = await dryRun.run().entries
+        // The two others run the new image confirmed by now.
+        #expect(entries.map(\.action.category) == ["nothing", "unreadable", "nothing"])
+        #expect(entries.map(\.device.name) == ["dev-0", "lost", "dev-1"])
+    }
 }

@@ -66,10 +66,8 @@ struct ExitStatusTests {
     @Test("connection, profile, file and image errors")
     func local() {
         #expect(CommandFailure(ConnectionStringError.unknownType("x") as any Error) == CommandFailure(.usage, "unknown connection type 'x'; use udp, ble or sim"))
-        #expect(CommandFailure(ConnectionError.transportUnavailable(.ble) as any Error) == CommandFailure(
-            .transport, "Bluetooth LE is not available in this build of mcumgr yet; use --udp HOST[:PORT], or --sim to try the built-in simulator"))
-        #expect(CommandFailure(ConnectionError.transportUnavailable(.serial) as any Error) == CommandFailure(
-            .transport, "serial ports are not available in this build of mcumgr yet; use --udp HOST[:PORT], or --sim to try the built-in simulator"))
+        #expect(CommandFailure(ConnectionError.transportUnavailable(.hci) as any Error) == CommandFailure(
+            .transport, "Bluetooth LE over HCI is not available in this build of mcumgr; use --udp HOST[:PORT], or --sim to try the built-in simulator"))
         #expect(CommandFailure(ConnectionError.connectFailed(.udp(UDPEndpoint(host: "h", port: 1)), reason: .unreachable("no")) as any Error)
             == CommandFailure(.transport, "cannot reach h:1 over UDP: cannot reach the device: no"))
         #expect(CommandFailure(InputFileError.missing("a.bin") as any Error) == CommandFailure(.input, "no such file: a.bin; check the path"))

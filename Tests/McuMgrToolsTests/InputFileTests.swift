@@ -2,6 +2,7 @@ import Foundation
 import Hex
 import McuBoot
 import McuMgrTools
+import SMPTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -12,7 +13,7 @@ import Glibc
 @Suite("Input files")
 struct InputFileTests {
     /// The bundled demo image, made by MCUboot's imgtool (Examples/images/make-demo-image.sh).
-    static let demoImage = packageRoot.appendingPathComponent("Examples/images/demo-app-1.1.0.bin").path
+    static let demoImage = BuiltProducts.packageRoot.appendingPathComponent("Examples/images/demo-app-1.1.0.bin").path
     /// Its hash as `imgtool verify` prints it (Examples/images/README.md).
     static let demoHash = "654723ae6bf57604d87c82d639cfcd3510b15547607689e1cc7075cc7981f48e"
 
@@ -25,7 +26,7 @@ struct InputFileTests {
 
     @Test("missing, directory, empty, unreadable, not an image, hash mismatch")
     func errors() throws {
-        let dir = try makeTemporaryDirectory()
+        let dir = try Subprocess.temporaryDirectory("input")
         defer { try? FileManager.default.removeItem(at: dir) }
         let missing = dir.appendingPathComponent("missing.bin").path
         let empty = dir.appendingPathComponent("empty.bin").path

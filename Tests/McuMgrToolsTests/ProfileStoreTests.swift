@@ -1,5 +1,6 @@
 import Foundation
 import McuMgrTools
+import SMPTestSupport
 import SMPUDP
 import Testing
 
@@ -15,7 +16,7 @@ struct ProfileStoreTests {
 
     @Test("a missing file holds no profiles")
     func missingFile() throws {
-        let dir = try makeTemporaryDirectory()
+        let dir = try Subprocess.temporaryDirectory("profiles")
         defer { try? FileManager.default.removeItem(at: dir) }
         let profiles = try ProfileStore(path: dir.appendingPathComponent("none/connections.json").path).load()
         #expect(profiles == ConnectionProfiles())
@@ -23,8 +24,8 @@ struct ProfileStoreTests {
     }
 
     @Test("every kind of transport round-trips through the file, and Python's json reads what we wrote")
-    func roundTrip() throws {
-        let dir = try makeTemporaryDirectory()
+    func roundTrip() async throws {
+        let dir = try Subprocess.temporaryDirectory("profiles")
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = ProfileStore(path: dir.appendingPathComponent("sub/connections.json").path)
         let specs: [String: ConnectionSpec] = [
@@ -41,7 +42,7 @@ struct ProfileStoreTests {
         #expect(loaded.version == ConnectionProfiles.currentVersion)
         #expect(try loaded.connections.mapValues { try $0.spec() } == specs)
 
-        let summary = try python("""
+        let summary = try await python("""
             import json, sys
             d = json.load(open(sys.argv[1]))
             print(d["version"], ";".join(f"{k}={v['type']}|{v.get('connstring', '-')}" for k, v in sorted(d["connections"].items())))
@@ -56,8 +57,8 @@ struct ProfileStoreTests {
     }
 
     @Test("a hand-written file in the documented format, with keys this version does not know, is read and kept")
-    func handWritten() throws {
-        let dir = try makeTemporaryDirectory()
+    func handWritten() async throws {
+        let dir = try Subprocess.temporaryDirectory("profiles")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("connections.json").path
         try """
@@ -91,13 +92,13 @@ struct ProfileStoreTests {
         #expect(again.unknownFields == profiles.unknownFields)
         #expect(again.connections["bench"] == profiles.connections["bench"])
         #expect(again.connections.count == 6)
-        let kept = try python("import json, sys; d = json.load(open(sys.argv[1])); print(d['comment'], d['connections']['bench']['tags'])", [path])
+        let kept = try await python("import json, sys; d = json.load(open(sys.argv[1])); print(d['comment'], d['connections']['bench']['tags'])", [path])
         #expect(kept == "lab benches ['a', 1, 2.5, True, None]\n")
     }
 
     @Test("a file written before the version field existed reads as version 1")
     func versionless() throws {
-        let dir = try makeTemporaryDirectory()
+        let dir = try Subprocess.temporaryDirectory("profiles")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("connections.json").path
         try #"{"connections": {"board": {"type": "udp", "connstring": "127.0.0.1:1337"}, "old": {"type": "ble", "connstring": "AA:BB"}}}"#
@@ -110,7 +111,7 @@ struct ProfileStoreTests {
 
     @Test("a newer file is read but never overwritten")
     func newerVersion() throws {
-        let dir = try makeTemporaryDirectory()
+        let dir = try Subprocess.temporaryDirectory("profiles")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("connections.json").path
         let text = #"{"version": 2, "connections": {"board": {"type": "udp", "connstring": "127.0.0.1:1337", "mode": "new"}}}"#
@@ -126,7 +127,7 @@ struct ProfileStoreTests {
 
     @Test("a broken file and a missing profile give typed errors with the CLI's messages")
     func errors() throws {
-        let dir = try makeTemporaryDirectory()
+        let dir = try Subprocess.temporaryDirectory("profiles")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("connections.json").path
         let store = ProfileStore(path: path)
@@ -149,7 +150,7 @@ struct ProfileStoreTests {
 
     @Test("update adds and removes profiles in one step")
     func update() throws {
-        let dir = try makeTemporaryDirectory()
+        let dir = try Subprocess.temporaryDirectory("profiles")
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = ProfileStore(path: dir.appendingPathComponent("connections.json").path)
         try store.update { $0.connections["a"] = ConnectionProfile(.simulator) }

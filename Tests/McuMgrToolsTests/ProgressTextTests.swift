@@ -36,6 +36,10 @@ struct ProgressTextTests {
         #expect(ProgressText.bar(label: "image 1", none) == "image 1 [------------------------------]   0%  0 B/2.00 MiB  0 B/s  ETA --:--")
         let done = UploadProgress(bytesSent: 10, totalBytes: 10, currentBytesPerSecond: 3_900_000, averageBytesPerSecond: 1)
         #expect(done.description == "100% (10/10 bytes, 3.72 MiB/s, ETA 0:00)")
+        // The fleet table's narrower gauge; fractions outside 0–1 are clamped.
+        #expect(ProgressText.gauge(0.5, width: 20) == "[##########----------]  50%")
+        #expect(ProgressText.gauge(1.7, width: 4) == "[####] 100%")
+        #expect(ProgressText.gauge(-1, width: 4) == "[----]   0%")
     }
 
     @Test("units and clock readings", arguments: [

@@ -35,16 +35,33 @@ public struct FleetConnector: Sendable {
         case .spec(let spec):
             return spec
         case .profile(let name):
+            let profile: ConnectionProfile
             do {
-                return try profiles.profile(named: name).spec()
-            } catch let error as ProfileStoreError {
-                throw .profile(error)
-            } catch let error as ConnectionStringError {
-                throw .connectionString(error)
+                profile = try profiles.profile(named: name)
             } catch {
-                throw .unhealthy("\(error)")
+                throw .profile(error)
+            }
+            do {
+                return try profile.spec()
+            } catch {
+                throw .connectionString(error)
             }
         }
+    }
+
+    /// Each device with the spec its target names, and the failure of each whose target names none
+    /// (an unknown profile, a bad connection string), in fleet order.
+    func resolve(_ devices: [FleetDevice]) -> (items: [FleetSlotItem], unresolved: [(FleetDevice, FleetFailure)]) {
+        var items: [FleetSlotItem] = []
+        var unresolved: [(FleetDevice, FleetFailure)] = []
+        for device in devices {
+            do {
+                items.append(FleetSlotItem(device: device, spec: try resolve(device.target)))
+            } catch {
+                unresolved.append((device, FleetFailure(phase: .connect, reason: error, reachedDevice: false)))
+            }
+        }
+        return (items, unresolved)
     }
 
     /// Opens a session to `spec`.

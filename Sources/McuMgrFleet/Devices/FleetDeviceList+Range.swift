@@ -32,29 +32,12 @@ extension FleetDeviceList {
                 }
                 port = p
             }
-            guard let first = ipv4(left) else { throw invalid("'\(left)' is not an IPv4 address") }
-            guard let last = ipv4(lastText) else { throw invalid("'\(lastText)' is not an IPv4 address") }
+            guard let first = IPv4Address(left) else { throw invalid("'\(left)' is not an IPv4 address") }
+            guard let last = IPv4Address(lastText) else { throw invalid("'\(lastText)' is not an IPv4 address") }
             guard last >= first else { throw invalid("the last address is below the first") }
-            guard last - first < UInt32(maximumRangeSize) else { throw invalid("more than \(maximumRangeSize) devices") }
-            endpoints = (first...last).map { UDPEndpoint(host: ipv4Text($0), port: port) }
+            guard last.value - first.value < UInt32(maximumRangeSize) else { throw invalid("more than \(maximumRangeSize) devices") }
+            endpoints = (first.value...last.value).map { UDPEndpoint(host: IPv4Address(value: $0).description, port: port) }
         }
         return FleetDevice.numbered(endpoints.map { FleetDevice(.udp($0)) })
-    }
-
-    /// A dotted IPv4 address as a number.
-    static func ipv4(_ text: String) -> UInt32? {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4 else { return nil }
-        var value: UInt32 = 0
-        for part in parts {
-            guard !part.isEmpty, part.count <= 3, part.allSatisfy({ $0.isASCII && $0.isNumber }), let byte = UInt8(part) else { return nil }
-            value = value << 8 | UInt32(byte)
-        }
-        return value
-    }
-
-    /// A number as a dotted IPv4 address.
-    static func ipv4Text(_ value: UInt32) -> String {
-        [24, 16, 8, 0].map { String(value >> UInt32($0) & 0xff) }.joined(separator: ".")
     }
 }

@@ -117,11 +117,7 @@ public final class FleetProgressDisplay: Sendable {
 
     /// One device's table line: `dev-3   [##########----------]  50%  56.7 KiB/s  upload (attempt 2)`.
     static func row(_ status: FleetDeviceStatus, labelWidth: Int) -> String {
-        let barWidth = 20
-        let fraction = status.outcome?.succeeded == true ? 1 : min(1, max(0, status.progress?.fraction ?? 0))
-        let filled = Int((fraction * Double(barWidth)).rounded(.down))
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled)
-        let percent = TextFormat.right("\(Int((fraction * 100).rounded(.down)))%", 4)
+        let fraction = status.outcome?.succeeded == true ? 1 : status.progress?.fraction ?? 0
         let rate = status.outcome == nil ? TextFormat.right(TextFormat.rate(status.progress?.bytesPerSecond ?? 0), 12) : TextFormat.right("", 12)
         var state: String
         switch status.outcome {
@@ -133,6 +129,6 @@ public final class FleetProgressDisplay: Sendable {
         }
         if status.attempts > 1 { state += " (attempt \(status.attempts))" }
         let label = String(status.device.label.prefix(labelWidth))
-        return "\(TextFormat.left(label, labelWidth))  [\(bar)] \(percent)  \(rate)  \(state)"
+        return "\(TextFormat.left(label, labelWidth))  \(ProgressText.gauge(fraction, width: 20))  \(rate)  \(state)"
     }
 }

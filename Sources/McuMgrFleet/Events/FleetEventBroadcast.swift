@@ -34,9 +34,6 @@ public final class FleetEventBroadcast<Element: Sendable>: Sendable {
         return stream
     }
 
-    /// How many streams are subscribed.
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
-
     /// Hands `element` to every subscriber. Elements yielded from several tasks reach every
     /// subscriber in the same order (yielding never runs a consumer, so it happens under the lock).
     public func yield(_ element: Element) {

@@ -11,16 +11,8 @@ enum FleetSurvey {
         read: @escaping @Sendable (FleetDevice, DeviceConnection) async -> Result,
         unreachable: @escaping @Sendable (FleetDevice, FleetFailure) -> Result
     ) async -> [Result] {
-        let results = Mutex<[Int: Result]>([:])
-        var items: [FleetSlotItem] = []
-        for device in devices {
-            do {
-                items.append(FleetSlotItem(device: device, spec: try connector.resolve(device.target)))
-            } catch {
-                let value = unreachable(device, FleetFailure(phase: .connect, reason: error, reachedDevice: false))
-                results.withLock { $0[device.index] = value }
-            }
-        }
+        let (items, unresolved) = connector.resolve(devices)
+        let results = Mutex<[Int: Result]>(Dictionary(uniqueKeysWithValues: unresolved.map { ($0.0.index, unreachable($0.0, $0.1)) }))
         await FleetScheduler.run(
             items, concurrency: concurrency, gate: { true },
             work: { item in

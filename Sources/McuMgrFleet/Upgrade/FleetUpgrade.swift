@@ -104,14 +104,9 @@ public final class FleetUpgrade: Sendable {
         let upgrader = FleetDeviceUpgrader(
             images: images, configuration: configuration, connector: connector, board: board, control: control,
             broadcast: broadcast, logger: logger)
-        var items: [FleetSlotItem] = []
-        for device in devices {
-            do {
-                items.append(FleetSlotItem(device: device, spec: try connector.resolve(device.target)))
-            } catch {
-                let failure = FleetFailure(phase: .connect, reason: error, reachedDevice: false)
-                finish(device, .failed(failure), isCanary: device.index < configuration.canaryCount)
-            }
+        let (items, unresolved) = connector.resolve(devices)
+        for (device, failure) in unresolved {
+            finish(device, .failed(failure), isCanary: device.index < configuration.canaryCount)
         }
         let canaries = items.filter { $0.device.index < configuration.canaryCount }
         let others = items.filter { $0.device.index >= configuration.canaryCount }

@@ -48,46 +48,31 @@ extension ConnectionFactory {
 }
 
 /// Turns a `--ble` peer into a BlueZ device address: an address with a known type as it is;
-/// otherwise the first matching advertisement of a scan (which also tells the address type).
+/// otherwise the strongest matching advertisement of a scan (which also tells the address type).
 struct BlueZPeerResolver: Sendable, CustomStringConvertible {
     let parameters: BLEConnectionParameters
     let clock: SMPClock
     let logger: Logger
 
-    var description: String {
-        let via = parameters.adapter.map { " via \($0)" } ?? ""
-        switch parameters.peer {
-        case .address(let text): return text + via
-        case .name(let name): return "the SMP device named '\(name)'" + via
-        case .scan: return "the first SMP device found" + via
-        }
-    }
+    /// The adapter, for messages: `hci0`, or `the default adapter`.
+    private var adapter: String { parameters.adapter ?? "the default adapter" }
+
+    var description: String { BLEPeerSearch.describe(parameters.peer) + (parameters.adapter.map { " via \($0)" } ?? "") }
 
     /// The address to connect to, scanning when the spec does not give it whole.
     func address() async throws(BLEError) -> BluetoothDeviceAddress {
-        switch parameters.peer {
-        case .address(let text):
-            if let type = parameters.addressType {
-                guard let address = BluetoothDeviceAddress(text, type: type == .public ? .public : .random) else {
-                    throw .invalidAddress("'\(text)' is not a device address")
-                }
-                return address
+        switch try BLEPeerSearch(parameters.peer, addressType: parameters.addressType) {
+        case .address(let bytes, let type):
+            return BluetoothDeviceAddress(bytes: bytes, type: type == .public ? .public : .random)
+        case .scan(let what, _, let matches):
+            // BlueZ's scan lists only the devices that advertise the SMP service.
+            let timeout = ConnectionFactory.blueZScanTimeout
+            let found = try await BLEScanner.scan(adapter: parameters.adapter, duration: timeout, clock: clock)
+            guard let match = found.filter({ matches($0.address.bytes, $0.name) }).max(by: { $0.rssi < $1.rssi }) else {
+                throw BLEPeerSearch.notFound(what, within: timeout, via: adapter)
             }
-            guard let wanted = BluetoothDeviceAddress(text) else { throw .invalidAddress("'\(text)' is not a device address") }
-            return try await find("\(text) (give --ble-type public|random to skip the scan)") { $0.address.bytes == wanted.bytes }
-        case .name(let name):
-            return try await find("an SMP device named '\(name)'") { $0.name == name }
-        case .scan:
-            return try await find("an SMP device") { _ in true }
+            logger.info("found \(match.address) \(match.name ?? "")")
+            return match.address
         }
-    }
-
-    private func find(_ what: String, where matches: (BLEScanResult) -> Bool) async throws(BLEError) -> BluetoothDeviceAddress {
-        let found = try await BLEScanner.scan(adapter: parameters.adapter, duration: ConnectionFactory.blueZScanTimeout, clock: clock)
-        guard let match = found.filter(matches).max(by: { $0.rssi < $1.rssi }) else {
-            throw .hostDown("no advertisement of the SMP service from \(what) within \(ConnectionFactory.blueZScanTimeout): is it advertising and in range?")
-        }
-        logger.info("found \(match.address) \(match.name ?? "")")
-        return match.address
     }
 }

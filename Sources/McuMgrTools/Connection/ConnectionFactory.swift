@@ -3,15 +3,15 @@ import SMP
 
 /// Turns a ``ConnectionSpec`` into a connected transport and an `SMPClient` on it.
 ///
-/// One connector is registered per ``TransportKind``. ``standard`` holds the transports this
-/// build has (UDP and the built-in simulator); a kind without a connector fails with
-/// ``ConnectionError/transportUnavailable(_:)``. A new transport plugs in with one entry:
+/// One connector is registered per ``TransportKind``. ``standard`` holds every transport of this
+/// build (see StandardConnectors.swift); a kind without a connector fails with
+/// ``ConnectionError/transportUnavailable(_:)``. A transport plugs in with one entry:
 ///
 /// ```swift
-/// var factory = ConnectionFactory.standard
-/// factory.register(.serial) { spec, options in
+/// var factory = ConnectionFactory()
+/// factory.register(.serial) { spec, options throws(ConnectionError) in
 ///     guard case .serial(let parameters) = spec else { throw .unsupported(spec) }
-///     let transport = SerialTransport(path: parameters.device, baudRate: parameters.baudRate ?? 115_200)
+///     let transport = try MyTransport(path: parameters.device)
 ///     try await ConnectionFactory.open(transport, spec: spec)
 ///     return transport
 /// }
@@ -142,10 +142,6 @@ public enum ConnectionError: Error, Sendable, Hashable, CustomStringConvertible 
     public var description: String {
         let alternatives = "use --udp HOST[:PORT], or --sim to try the built-in simulator"
         switch self {
-        case .transportUnavailable(.ble), .transportUnavailable(.hci):
-            return "Bluetooth LE is not available in this build of mcumgr yet; \(alternatives)"
-        case .transportUnavailable(.serial):
-            return "serial ports are not available in this build of mcumgr yet; \(alternatives)"
         case .transportUnavailable(let kind):
             return "\(kind) is not available in this build of mcumgr; \(alternatives)"
         case .connectFailed(.udp(let endpoint), let reason):

@@ -133,17 +133,13 @@ extension ConnectionSpec {
         p.addressType = try settings.choice("addr_type", BLEAddressType.self)
         p.adapter = settings["ctlr_name"]
         p.security = try settings.choice("security", BLESecurity.self)
-        if let hci = settings["hci"] { p.controller = try hciController(hci) }
+        if let hci = settings["hci"] { p.controller = try hciController(option: hci) }
         return p
     }
 
-    /// The controller of `--hci`: `tcp:HOST:PORT`, `serial:PATH[@BAUD]` or `user:N` (also `user:hciN`).
+    /// The controller of `--hci` or of a connection string's `hci=`: `tcp:HOST:PORT`,
+    /// `serial:PATH[@BAUD]` or `user:N` (also `user:hciN`).
     public static func hciController(option text: String) throws(ConnectionStringError) -> HCIController {
-        try hciController(text)
-    }
-
-    /// `tcp:HOST:PORT`, `serial:PATH[@BAUD]` or `user:N` (also `user:hciN`).
-    static func hciController(_ text: String) throws(ConnectionStringError) -> HCIController {
         let invalid = ConnectionStringError.invalidValue(key: "hci", value: text, expected: "tcp:HOST:PORT, serial:PATH[@BAUD] or user:N")
         if text.hasPrefix("tcp:") {
             let address = String(text.dropFirst(4))

@@ -21,19 +21,12 @@ extension ConnectionFactory {
         guard case .ble(let parameters) = spec, let controller = parameters.controller else { throw .unsupported(spec) }
         let session = HCISession(
             controller: controller, peer: .scan, addressType: nil, scanTimeout: duration, clock: options.clock, logger: options.logger)
-        let host: LEHost
+        let results: [LEScanResult]
         do {
-            host = try await session.host()
+            results = try await session.scan(for: duration)
         } catch {
             await session.close()
             throw .connectFailed(spec, reason: .unreachable(error.description))
-        }
-        let results: [LEScanResult]
-        do {
-            results = try await host.scan(for: duration, service: BLETransport.serviceUUID)
-        } catch {
-            await session.close()
-            throw .connectFailed(spec, reason: .unreachable(HCISession.bleError(error).description))
         }
         await session.close()
         return results.map {

@@ -37,13 +37,7 @@ final class HCISession: Sendable {
     }
 
     /// What the session connects to, for messages: `smp-sim via tcp:127.0.0.1:9001`.
-    var description: String {
-        switch peer {
-        case .address(let address): return "\(address) via \(controller)"
-        case .name(let name): return "'\(name)' via \(controller)"
-        case .scan: return "the first SMP device found via \(controller)"
-        }
-    }
+    var description: String { "\(BLEPeerSearch.describe(peer)) via \(controller)" }
 
     /// The security the device asked for that the host cannot give, seen on the last connection.
     var securityRequired: String? { state.withLock { $0.connection?.securityRequired } }
@@ -103,39 +97,34 @@ final class HCISession: Sendable {
     private func resolve(_ host: LEHost) async throws(BLEError) -> LEAddress {
         if let known = state.withLock({ $0.address }) { return known }
         let address: LEAddress
-        switch peer {
-        case .address(let text):
-            if let type = addressType {
-                guard let parsed = LEAddress(text, kind: type == .public ? .public : .random) else { throw .invalidAddress("'\(text)' is not a device address") }
-                address = parsed
-            } else {
-                // The address type is not given: learn it from the device's advertisements.
-                guard let parsed = LEAddress(text) else { throw .invalidAddress("'\(text)' is not a device address") }
-                address = try await find(host, service: nil, what: "\(text)") { $0.address.bytes == parsed.bytes }.address
+        switch try BLEPeerSearch(peer, addressType: addressType) {
+        case .address(let bytes, let type):
+            address = LEAddress(bytes: bytes, kind: type == .public ? .public : .random)!
+        case .scan(let what, let smpServiceOnly, let matches):
+            let found: LEScanResult?
+            do {
+                found = try await host.find(service: smpServiceOnly ? BLETransport.serviceUUID : nil, within: scanTimeout) {
+                    matches($0.address.bytes, $0.name)
+                }
+            } catch {
+                throw Self.bleError(error)
             }
-        case .name(let name):
-            address = try await find(host, service: BLETransport.serviceUUID, what: "an SMP device named '\(name)'") { $0.name == name }.address
-        case .scan:
-            address = try await find(host, service: BLETransport.serviceUUID, what: "an SMP device") { _ in true }.address
+            guard let found else { throw BLEPeerSearch.notFound(what, within: scanTimeout, via: controller.description) }
+            logger.info("found \(found.address) \(found.name ?? "")")
+            address = found.address
         }
         state.withLock { $0.address = address }
         return address
     }
 
-    private func find(
-        _ host: LEHost, service: BluetoothUUID?, what: String, where matches: @escaping @Sendable (LEScanResult) -> Bool
-    ) async throws(BLEError) -> LEScanResult {
-        let found: LEScanResult?
+    /// The devices advertising the SMP service, each once, from a scan of `duration`.
+    func scan(for duration: Duration) async throws(BLEError) -> [LEScanResult] {
+        let host = try await host()
         do {
-            found = try await host.find(service: service, within: scanTimeout, where: matches)
+            return try await host.scan(for: duration, service: BLETransport.serviceUUID)
         } catch {
             throw Self.bleError(error)
         }
-        guard let found else {
-            throw .hostDown("no advertisement from \(what) within \(scanTimeout) via \(controller): is it advertising and in range?")
-        }
-        logger.info("found \(found.address) \(found.name ?? "")")
-        return found
     }
 
     /// Disconnects and closes the controller.

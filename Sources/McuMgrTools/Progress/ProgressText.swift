@@ -8,13 +8,18 @@ public enum ProgressText {
 
     /// A terminal line: `upload [#########---------------------]  30%  78.8 KiB/256.5 KiB  56.7 KiB/s  ETA 0:04`.
     public static func bar(label: String, _ progress: UploadProgress) -> String {
-        let fraction = min(1, max(0, progress.fraction))
-        let filled = Int((fraction * Double(barWidth)).rounded(.down))
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled)
-        let percent = TextFormat.right("\(Int((fraction * 100).rounded(.down)))%", 4)
         let bytes = "\(TextFormat.size(Double(progress.bytesSent)))/\(TextFormat.size(Double(progress.totalBytes)))"
         let eta = TextFormat.clock(progress.estimatedTimeRemaining?.seconds ?? .infinity)
-        return "\(label) [\(bar)] \(percent)  \(bytes)  \(TextFormat.rate(progress.bytesPerSecond))  ETA \(eta)"
+        return "\(label) \(gauge(progress.fraction))  \(bytes)  \(TextFormat.rate(progress.bytesPerSecond))  ETA \(eta)"
+    }
+
+    /// A bar `width` characters wide and the percent done, for a `fraction` from 0 to 1 (clamped):
+    /// `[#########---------------------]  30%`.
+    public static func gauge(_ fraction: Double, width: Int = barWidth) -> String {
+        let fraction = min(1, max(0, fraction))
+        let filled = Int((fraction * Double(width)).rounded(.down))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        return "[\(bar)] " + TextFormat.right("\(Int((fraction * 100).rounded(.down)))%", 4)
     }
 
     /// A plain line for a log or pipe at `percent` done: `upload: 30% (78848/262696 bytes, 56.7 KiB/s, ETA 0:04)`.

@@ -7,7 +7,7 @@ import Glibc
 
 /// What a finished child process left behind.
 public struct ProcessOutput: Sendable, CustomStringConvertible {
-    /// The exit status (128 + the signal number when it was killed).
+    /// The exit status, or the signal number when a signal ended it (`Process.terminationStatus`).
     public let status: Int32
     /// Everything it wrote on standard output.
     public let stdout: String
@@ -93,11 +93,26 @@ public enum Subprocess {
         process.standardError = err ?? FileHandle.nullDevice
         let pipe = lifeline ? Pipe() : nil
         process.standardInput = pipe ?? FileHandle.nullDevice
-        let child = ChildProcess(process, lifeline: pipe)
-        try process.run()
+        let child = ChildProcess(process, stdout: stdout, stderr: stderr, lifeline: pipe)
+        try withNoSignalsBlocked { try process.run() }
         try? out.close()
         try? err?.close()
         return child
+    }
+
+    /// Runs `body` (a spawn) with no signal blocked on this thread, then restores the thread's mask.
+    ///
+    /// A child starts with the signal mask of the thread that spawned it, and `Process` does not
+    /// reset it (no `POSIX_SPAWN_SETSIGMASK`). Swift's tasks run on Dispatch worker threads, which
+    /// block SIGTERM and SIGINT: without this, a child whose signals take their default action
+    /// (a Python script) would never see the SIGTERM that ``ChildProcess/terminate()`` sends.
+    static func withNoSignalsBlocked<T>(_ body: () throws -> T) rethrows -> T {
+        var none = sigset_t()
+        var saved = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &saved)
+        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
+        return try body()
     }
 
     /// A fresh temporary directory named after `name`.
@@ -108,17 +123,23 @@ public enum Subprocess {
     }
 }
 
-/// A running child process whose exit can be awaited.
+/// A running child process whose exit can be awaited and whose output files can be read as it runs.
 public final class ChildProcess: @unchecked Sendable {
     private let process: Process
+    /// The file its standard output goes to.
+    public let stdoutURL: URL
+    /// The file its standard error goes to (nil: discarded).
+    public let stderrURL: URL?
     /// Kept open for the child's life; closes when this process exits.
     private let lifeline: Pipe?
     private let lock = NSLock()
     private var status: Int32?
     private var waiters: [CheckedContinuation<Int32, Never>] = []
 
-    init(_ process: Process, lifeline: Pipe? = nil) {
+    init(_ process: Process, stdout: URL, stderr: URL?, lifeline: Pipe? = nil) {
         self.process = process
+        self.stdoutURL = stdout
+        self.stderrURL = stderr
         self.lifeline = lifeline
         process.terminationHandler = { [weak self] finished in
             self?.finished(finished.terminationStatus)
@@ -143,6 +164,24 @@ public final class ChildProcess: @unchecked Sendable {
     /// Sends `signal`.
     public func signal(_ signal: Int32) {
         if isRunning { Glibc.kill(process.processIdentifier, signal) }
+    }
+
+    /// What it wrote on standard output so far.
+    public var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
+
+    /// What it wrote on standard error so far ("" when discarded).
+    public var stderr: String { stderrURL.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? "" }
+
+    /// Reads standard output until `ready` finds in it what the caller waits for (a `listening on`
+    /// line), and returns that; nil when the child exits first or `limit` passes.
+    public func awaitOutput<T>(within limit: Duration, _ ready: (String) -> T?) async throws -> T? {
+        let clock = SMPClock.continuous
+        let deadline = clock.now + limit
+        while clock.now < deadline, isRunning {
+            if let found = ready(stdout) { return found }
+            try await clock.sleep(for: .milliseconds(10))
+        }
+        return nil
     }
 
     /// Closes the lifeline (the child sees end of input).

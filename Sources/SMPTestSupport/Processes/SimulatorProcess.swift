@@ -26,14 +26,13 @@ public final class SimulatorProcess: Sendable {
     /// The child process.
     public let child: ChildProcess
     /// Its standard output.
-    public let stdoutURL: URL
+    public var stdoutURL: URL { child.stdoutURL }
     /// Its standard error: the request log when it logs (see `start`).
     public let stderrURL: URL
 
-    private init(endpoint: Endpoint, child: ChildProcess, stdoutURL: URL, stderrURL: URL) {
+    private init(endpoint: Endpoint, child: ChildProcess, stderrURL: URL) {
         self.endpoint = endpoint
         self.child = child
-        self.stdoutURL = stdoutURL
         self.stderrURL = stderrURL
     }
 
@@ -71,26 +70,18 @@ public final class SimulatorProcess: Sendable {
         let err = directory.appendingPathComponent("stderr")
         let child = try Subprocess.launch(
             binary, arguments + ["--exit-on-eof"] + (logsRequests ? [] : ["--quiet"]), stdout: out, stderr: err, lifeline: true)
-        let clock = SMPClock.continuous
-        let deadline = clock.now + startLimit
-        var text = ""
-        while clock.now < deadline, child.isRunning {
-            text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
-            if text.contains("\n"), let endpoint = ready(text) {
-                return SimulatorProcess(endpoint: endpoint, child: child, stdoutURL: out, stderrURL: err)
-            }
-            try await clock.sleep(for: .milliseconds(10))
+        if let endpoint = try await child.awaitOutput(within: startLimit, { $0.contains("\n") ? ready($0) : nil }) {
+            return SimulatorProcess(endpoint: endpoint, child: child, stderrURL: err)
         }
         child.terminate()
-        let log = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
-        throw ProcessError("mcumgr-sim \(arguments) did not say where it serves:\n\(text)\n\(log)")
+        throw ProcessError("mcumgr-sim \(arguments) did not say where it serves:\n\(child.stdout)\n\(child.stderr)")
     }
 
     /// What it printed on standard output so far.
-    public var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
+    public var stdout: String { child.stdout }
 
     /// Its log (standard error) so far.
-    public var log: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+    public var log: String { child.stderr }
 
     /// The request lines of the log (`+12ms seq=3 v2 write group=1 cmd=1 len=… -> ok`).
     public var requestLog: [String] { log.split(separator: "\n").map(String.init).filter { $0.contains(" group=") } }
