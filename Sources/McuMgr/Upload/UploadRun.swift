@@ -74,15 +74,9 @@ struct UploadRun {
                 continue
             }
             guard let outcome = await iterator.next() else { throw .cancelled }
-            let request = sent.removeValue(forKey: outcome.chunk.id)
-            guard inFlight.removeValue(forKey: outcome.chunk.id) != nil else {
-                // An abandoned chunk the device refused still tells the session about its buffers.
-                if case .failure(.device(.status(let code, _))) = outcome.result, code == .noMemory || code == .busy {
-                    await client.deviceHadNoRoom(refused: request)
-                }
-                continue
-            }
-            try await handle(outcome, request: request)
+            sent[outcome.chunk.id] = nil
+            guard inFlight.removeValue(forKey: outcome.chunk.id) != nil else { continue }
+            try await handle(outcome)
         }
         if finalMatch == false { throw .verificationFailed }
         return UploadAcknowledgement(nextOffset: acknowledged, match: finalMatch)
