@@ -82,8 +82,9 @@ extension UploadRun {
             restart(from: acknowledged)
         case .device(.status(let code, _)) where code == .noMemory || code == .busy:
             try countFailure(error)
-            // (The session narrowed its window when the refusal arrived.) Requests still in the device free its buffers as they are answered; with none, wait.
-            if code == .busy || sent.isEmpty {
+            // The session narrowed its window when the refusal arrived. Requests still in the
+            // device free its buffers as they are answered; with none, wait.
+            if code == .busy || !unanswered.values.contains(where: { $0.request != nil }) {
                 try await backOff()
             }
             if chunk.isFirst { return }
