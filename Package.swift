@@ -65,7 +65,7 @@ let package = Package(
 
         // In-memory parts for tests and the in-process simulator: loopback transport, virtual
         // time (a serial executor and a clock that advances when it is idle), seeded randomness.
-        .target(name: "SMPTestSupport", dependencies: ["SMP"], swiftSettings: strict),
+        .target(name: "SMPTestSupport", dependencies: ["SMP", "Hex"], swiftSettings: strict),
         // Swift Testing traits over SMPTestSupport (test targets only: it links Testing).
         .target(name: "SMPTestTraits", dependencies: ["SMPTestSupport"], swiftSettings: strict),
 
@@ -191,7 +191,7 @@ let package = Package(
         ),
 
         // Tests.
-        .testTarget(name: "CBORTests", dependencies: ["CBOR", "SMPTestTraits"], exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "CBORTests", dependencies: ["CBOR", "SMPTestSupport", "SMPTestTraits"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR", "SMPTestSupport", "SMPTestTraits"], swiftSettings: strict),
         .testTarget(
             name: "SMPSerialTests",

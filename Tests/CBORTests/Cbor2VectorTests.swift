@@ -1,4 +1,5 @@
 import CBOR
+import SMPTestSupport
 import Testing
 
 /// The vectors of `Fixtures/cbor2-vectors.json`: values encoded by Python's cbor2 in canonical mode.
@@ -60,7 +61,7 @@ struct Cbor2VectorTests {
             let encoded = CBORWriter().encode(vector.value)
             if encoded != vector.bytes {
                 failures += 1
-                Issue.record("\(vector.value): wrote \(Hex.string(encoded.prefix(64))), cbor2 wrote \(vector)")
+                Issue.record("\(vector.value): wrote \(HexText.string(encoded.prefix(64))), cbor2 wrote \(vector)")
             }
             if failures > 20 { break }
         }

@@ -1,5 +1,6 @@
 import CBOR
 import Foundation
+import SMPTestSupport
 import Testing
 
 // Representative SMP request and response bodies (smp-reference §3, §8).
@@ -66,9 +67,9 @@ struct ParamsResponse: Codable, Equatable {
 }
 
 /// The §8.2 test image: 32-byte header and the first 32 payload bytes (0x00...0x1f).
-let firstChunk = Data(Hex.bytes("3db8f39600000000200000000002000000000000010203000400000000000000") + (0..<32).map { UInt8($0) })
-let uploadSHA = Data(Hex.bytes("c5a5fca9c90a7292439ba4a5aaa19d76c0b2d59672073efa89a3ae430aa5e2f7"))
-let imageHash = Data(Hex.bytes("150dab841b12b517b5421a0c97ebbb3f2f4df1f12f11f36906eb52301ffb53c5"))
+let firstChunk = Data(HexText.bytes("3db8f39600000000200000000002000000000000010203000400000000000000") + (0..<32).map { UInt8($0) })
+let uploadSHA = Data(HexText.bytes("c5a5fca9c90a7292439ba4a5aaa19d76c0b2d59672073efa89a3ae430aa5e2f7"))
+let imageHash = Data(HexText.bytes("150dab841b12b517b5421a0c97ebbb3f2f4df1f12f11f36906eb52301ffb53c5"))
 
 let firstUpload = ImageUploadRequest(image: 0, len: 584, off: 0, sha: uploadSHA, data: firstChunk, upgrade: false)
 
@@ -129,7 +130,7 @@ struct CodableTests {
     func errorResponse() throws {
         _ = try roundTrip(ErrorResponse(err: GroupError(group: 1, rc: 8), rc: nil, rsn: nil))
         _ = try roundTrip(ErrorResponse(err: nil, rc: 8, rsn: "not supported"))
-        let decoded = try CBORDecoder().decode(ErrorResponse.self, from: Hex.bytes("a1 63 65 72 72 a2 65 67 72 6f 75 70 01 62 72 63 08"))
+        let decoded = try CBORDecoder().decode(ErrorResponse.self, from: HexText.bytes("a1 63 65 72 72 a2 65 67 72 6f 75 70 01 62 72 63 08"))
         #expect(decoded == ErrorResponse(err: GroupError(group: 1, rc: 8), rc: nil, rsn: nil))
     }
 
@@ -193,12 +194,12 @@ struct CodableTests {
             #expect(try CBORDecoder().decode(ImageStateResponse.self, from: bytes) == expected)
         }
         // The Zephyr-form responses of smp-reference §8.
-        #expect(try CBORDecoder().decode(EchoResponse.self, from: Hex.bytes("bf 61 72 65 68 65 6c 6c 6f ff")) == EchoResponse(r: "hello"))
-        #expect(try CBORDecoder().decode(ImageUploadResponse.self, from: Hex.bytes("bf 63 6f 66 66 18 40 ff")) == ImageUploadResponse(off: 64))
-        #expect(try CBORDecoder().decode(ErrorResponse.self, from: Hex.bytes("bf 63 65 72 72 bf 65 67 72 6f 75 70 01 62 72 63 08 ff ff"))
+        #expect(try CBORDecoder().decode(EchoResponse.self, from: HexText.bytes("bf 61 72 65 68 65 6c 6c 6f ff")) == EchoResponse(r: "hello"))
+        #expect(try CBORDecoder().decode(ImageUploadResponse.self, from: HexText.bytes("bf 63 6f 66 66 18 40 ff")) == ImageUploadResponse(off: 64))
+        #expect(try CBORDecoder().decode(ErrorResponse.self, from: HexText.bytes("bf 63 65 72 72 bf 65 67 72 6f 75 70 01 62 72 63 08 ff ff"))
             == ErrorResponse(err: GroupError(group: 1, rc: 8)))
         // Chunked strings decode into String and Data fields.
-        #expect(try CBORDecoder().decode(EchoResponse.self, from: Hex.bytes("bf 61 72 7f 63 68 65 6c 62 6c 6f ff ff")) == EchoResponse(r: "hello"))
+        #expect(try CBORDecoder().decode(EchoResponse.self, from: HexText.bytes("bf 61 72 7f 63 68 65 6c 62 6c 6f ff ff")) == EchoResponse(r: "hello"))
     }
 
     @Test("a CBORValue field receives the item unchanged")
@@ -222,13 +223,13 @@ struct CodableTests {
     @Test("missing fields, wrong types and out-of-range integers throw DecodingError")
     func decodingErrors() throws {
         let decoder = CBORDecoder()
-        #expect(throws: DecodingError.self) { try decoder.decode(EchoResponse.self, from: Hex.bytes("a0")) }
-        #expect(throws: DecodingError.self) { try decoder.decode(EchoResponse.self, from: Hex.bytes("a1 61 72 05")) }
-        #expect(throws: DecodingError.self) { try decoder.decode(EchoResponse.self, from: Hex.bytes("80")) }
+        #expect(throws: DecodingError.self) { try decoder.decode(EchoResponse.self, from: HexText.bytes("a0")) }
+        #expect(throws: DecodingError.self) { try decoder.decode(EchoResponse.self, from: HexText.bytes("a1 61 72 05")) }
+        #expect(throws: DecodingError.self) { try decoder.decode(EchoResponse.self, from: HexText.bytes("80")) }
         #expect(throws: DecodingError.self) { try decoder.decode(ParamsResponse.self, from: try CBOREncoder().encode(CBORValue.textMap(["buf_size": .unsigned(1 << 33), "buf_count": .unsigned(1)]))) }
         #expect(throws: DecodingError.self) { try decoder.decode(ParamsResponse.self, from: try CBOREncoder().encode(CBORValue.textMap(["buf_size": .negative(0), "buf_count": .unsigned(1)]))) }
         #expect(throws: DecodingError.self) { try decoder.decode(ImageSlot.self, from: try CBOREncoder().encode(CBORValue.textMap(["slot": .unsigned(0), "version": .text("1"), "hash": .text("not bytes")]))) }
         // Malformed bytes come through as the reader's error.
-        #expect(throws: CBORDecodingError.self) { try decoder.decode(EchoResponse.self, from: Hex.bytes("a1 61 72 65 68 65")) }
+        #expect(throws: CBORDecodingError.self) { try decoder.decode(EchoResponse.self, from: HexText.bytes("a1 61 72 65 68 65")) }
     }
 }

@@ -1,4 +1,5 @@
 import CBOR
+import SMPTestSupport
 import SMPTestTraits
 import Testing
 
@@ -16,7 +17,7 @@ struct MalformedInputTests {
 
     func decodeError(_ hex: String, reader: CBORReader = CBORReader()) -> CBORDecodingError? {
         do {
-            let value = try reader.decode(Hex.bytes(hex))
+            let value = try reader.decode(HexText.bytes(hex))
             Issue.record("0x\(hex) decoded to \(value)")
             return nil
         } catch {
@@ -27,7 +28,7 @@ struct MalformedInputTests {
     @Test("every proper prefix of every fixture and RFC example is reported as truncated")
     func everyPrefixIsTruncated() async throws {
         let file = try CBORFixtureFile.load()
-        let inputs = (file.vectors + file.indefinite).map(\.bytes) + RFC8949AppendixATests.examples.map { Hex.bytes($0.hex) }
+        let inputs = (file.vectors + file.indefinite).map(\.bytes) + RFC8949AppendixATests.examples.map { HexText.bytes($0.hex) }
         var prefixes = 0
         var failures = 0
         for bytes in inputs {
@@ -38,11 +39,11 @@ struct MalformedInputTests {
                 do {
                     let value = try CBORReader().decode(bytes[0..<end])
                     failures += 1
-                    Issue.record("prefix of \(end) bytes of \(Hex.string(bytes.prefix(40))) decoded to \(value)")
+                    Issue.record("prefix of \(end) bytes of \(HexText.string(bytes.prefix(40))) decoded to \(value)")
                 } catch {
                     if !Self.isTruncation(error) {
                         failures += 1
-                        Issue.record("prefix of \(end) bytes of \(Hex.string(bytes.prefix(40))): \(error)")
+                        Issue.record("prefix of \(end) bytes of \(HexText.string(bytes.prefix(40))): \(error)")
                     }
                 }
                 if failures > 10 { return }
@@ -73,7 +74,7 @@ struct MalformedInputTests {
             }
             #expect(offset == 0)
             #expect(c == claimed)
-            #expect(available == Hex.bytes(head).count - 1 + 3)
+            #expect(available == HexText.bytes(head).count - 1 + 3)
         }
         // The same claims nested inside a container.
         #expect(decodeError("82 01 bb8000000000000000 00").map(Self.isTruncation) == true)
@@ -85,7 +86,7 @@ struct MalformedInputTests {
         ("one-byte tags", "c1"), ("tags 6-20", "c6"), ("two-byte tags", "d864"), ("chunked strings", "5f"),
     ])
     func deepNesting(_ kind: String, _ level: String) {
-        let bytes: [UInt8] = Array(Array(repeating: Hex.bytes(level), count: 10_000).joined()) + [0x00]
+        let bytes: [UInt8] = Array(Array(repeating: HexText.bytes(level), count: 10_000).joined()) + [0x00]
         #expect(throws: CBORDecodingError.nestingTooDeep(limit: 128)) { try CBORReader().decode(bytes) }
         #expect(throws: CBORDecodingError.nestingTooDeep(limit: 20)) { try CBORReader(maximumDepth: 20).decode(bytes) }
     }
@@ -170,7 +171,7 @@ struct MalformedInputTests {
         #expect(decodeError("0102") == .trailingBytes(count: 1))
         #expect(decodeError("a0 00 00") == .trailingBytes(count: 2))
         #expect(decodeError("9fff ff") == .trailingBytes(count: 1))
-        let (value, consumed) = try CBORReader().decodePrefix(Hex.bytes("a0 00 00"))
+        let (value, consumed) = try CBORReader().decodePrefix(HexText.bytes("a0 00 00"))
         #expect(value == .map([]))
         #expect(consumed == 1)
     }

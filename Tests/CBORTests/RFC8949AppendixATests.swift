@@ -1,4 +1,5 @@
 import CBOR
+import SMPTestSupport
 import Testing
 
 /// Every example of RFC 8949 Appendix A (Table 6), decoded and, where the encoding is the
@@ -148,32 +149,32 @@ struct RFC8949AppendixATests {
 
     @Test("each example decodes to the expected value", arguments: examples)
     func decodes(_ example: Example) throws {
-        let decoded = try CBORReader().decode(Hex.bytes(example.hex))
+        let decoded = try CBORReader().decode(HexText.bytes(example.hex))
         #expect(identical(decoded, example.value), "decoded \(decoded)")
         // decodePrefix agrees and takes every byte.
-        let (prefixValue, consumed) = try CBORReader().decodePrefix(Hex.bytes(example.hex))
+        let (prefixValue, consumed) = try CBORReader().decodePrefix(HexText.bytes(example.hex))
         #expect(consumed == example.hex.count / 2)
         #expect(identical(prefixValue, example.value))
     }
 
     @Test("each example in preferred form re-encodes byte for byte", arguments: examples.filter { $0.form == .preferred })
     func reencodesPreferred(_ example: Example) {
-        #expect(Hex.string(CBORWriter().encode(example.value)) == example.hex)
+        #expect(HexText.string(CBORWriter().encode(example.value)) == example.hex)
     }
 
     @Test("indefinite-length container examples re-encode with the indefinite writer",
           arguments: examples.filter { $0.form == .indefiniteContainers })
     func reencodesIndefinite(_ example: Example) {
         let writer = CBORWriter(sortsMapKeys: false, usesIndefiniteLengthContainers: true)
-        #expect(Hex.string(writer.encode(example.value)) == example.hex)
+        #expect(HexText.string(writer.encode(example.value)) == example.hex)
     }
 
     @Test("decode-only examples re-encode to the preferred form of the same value",
           arguments: examples.filter { $0.form == .decodeOnly })
     func decodeOnlyReencodesPreferred(_ example: Example) throws {
-        let decoded = try CBORReader().decode(Hex.bytes(example.hex))
+        let decoded = try CBORReader().decode(HexText.bytes(example.hex))
         let preferred = CBORWriter().encode(decoded)
-        #expect(Hex.string(preferred) != example.hex)
+        #expect(HexText.string(preferred) != example.hex)
         #expect(identical(try CBORReader().decode(preferred), example.value))
     }
 
@@ -197,6 +198,6 @@ struct RFC8949AppendixATests {
             #expect(try CBORReader().decode([0xc0 + t, 0x01]) == .tagged(UInt64(t), .unsigned(1)), "tag \(t)")
             #expect(CBORWriter().encode(.tagged(UInt64(t), .unsigned(1))) == [0xc0 + t, 0x01])
         }
-        #expect(try CBORReader().decode(Hex.bytes("c6 c7 d4 80")) == .tagged(6, .tagged(7, .tagged(20, .array([])))))
+        #expect(try CBORReader().decode(HexText.bytes("c6 c7 d4 80")) == .tagged(6, .tagged(7, .tagged(20, .array([])))))
     }
 }

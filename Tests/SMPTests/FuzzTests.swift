@@ -16,7 +16,7 @@ private struct VectorFile: Decodable {
             .deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("CBORTests/Fixtures/cbor2-vectors.json")
         let file = try JSONDecoder().decode(VectorFile.self, from: Data(contentsOf: url))
-        return (file.vectors + file.indefinite).map { Hex.bytes($0.hex) }
+        return (file.vectors + file.indefinite).map { HexText.bytes($0.hex) }
     }
 }
 
@@ -68,7 +68,7 @@ let referencePackets: [[UInt8]] = [
     "09 00 00 18 00 00 50 06 a2 68 62 75 66 5f 73 69 7a 65 19 09 ab 69 62 75 66 5f 63 6f 75 6e 74 04",
     "0a 00 00 01 00 00 51 05 a0",
     "0b 00 00 01 00 00 51 05 a0",
-].map(Hex.bytes)
+].map(HexText.bytes)
 
 /// Random and mutated inputs for the decoders, from a seeded generator so a failure reproduces.
 struct Mutator {
@@ -144,7 +144,7 @@ struct FuzzTests {
             let input = mutator.next()
             func fail(_ message: String) {
                 failures += 1
-                Issue.record("iteration \(iteration), input \(Hex.string(input.prefix(96))): \(message)")
+                Issue.record("iteration \(iteration), input \(HexText.string(input.prefix(96))): \(message)")
             }
 
             // CBORReader: typed throws; check what it reports and that a result reads back.
@@ -154,7 +154,7 @@ struct FuzzTests {
                 let again = writer.encode(value)
                 do {
                     let back = try CBORReader().decode(again)
-                    if back != value { fail("re-encoded as \(Hex.string(again.prefix(64))), read back as \(back)") }
+                    if back != value { fail("re-encoded as \(HexText.string(again.prefix(64))), read back as \(back)") }
                 } catch {
                     fail("re-encoding \(value) does not decode: \(error)")
                 }

@@ -41,7 +41,7 @@ struct SMPClientRetryTests {
             let bytes = await device.receivedBytes
             #expect(bytes.count == 3)
             #expect(Set(bytes).count == 1)
-            #expect(bytes.first == Hex.bytes("08 00 00 01 00 01 00 00 a0"))
+            #expect(bytes.first == HexText.bytes("08 00 00 01 00 01 00 00 a0"))
 
             // Per-request options override the configuration; the window slot was released.
             do {

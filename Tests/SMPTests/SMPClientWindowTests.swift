@@ -80,25 +80,33 @@ struct SMPClientWindowTests {
         }
     }
 
-    @Test("a burst of refusals narrows the window once, to the requests sent before the first refused one")
+    @Test("a burst of refusals (MGMT_ERR_ENOMEM answers) narrows the window once, to the requests sent before the first refused one")
     func refusalBurstNarrowsOnce() async throws {
         try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock, window: 8)
-            _ = await f.device { _, _ in .ignore }
+            let device = await f.device { _, _ in .ignore }
+            let noMemory = CBORValue.textMap(["rc": .unsigned(2)])
             var sent: [SMPSentRequest] = []
             for _ in 0..<8 {
                 sent.append(try await f.client.submit(.write, group: .os, command: 0, payload: [0xa0], retryPolicy: .doNotResend) { _ in })
             }
-            // The device held four and refused the other four: the refusals arrive together (each
-            // finishes its request), then the engine reports each of them.
-            for refused in sent[4...] { await f.client.cancel(refused) }
-            for refused in sent[4...] { await f.client.deviceHadNoRoom(refused: refused) }
+            // The device holds four and refuses the other four; an answer to one it holds comes
+            // between the refusals and does not make the later ones narrow the window further.
+            _ = try await device.waitForRequests(8)
+            await device.respond(to: 4, with: noMemory)
+            await device.respond(to: 0, with: .map([]))
+            for index in 5..<8 { await device.respond(to: index, with: noMemory) }
+            try await clock.sleep(for: .milliseconds(1))
             #expect(await f.client.window == 4)
             // A request sent under the narrowed window and refused says the device holds fewer still.
-            await f.client.cancel(sent[0])
-            let later = try await f.client.submit(.write, group: .os, command: 0, payload: [0xa0], retryPolicy: .doNotResend) { _ in }
-            await f.client.cancel(later)
-            await f.client.deviceHadNoRoom(refused: later)
+            _ = try await f.client.submit(.write, group: .os, command: 0, payload: [0xa0], retryPolicy: .doNotResend) { _ in }
+            _ = try await device.waitForRequests(9)
+            await device.respond(to: 8, with: noMemory)
+            try await clock.sleep(for: .milliseconds(1))
+            #expect(await f.client.window == 3)
+            // Other device errors leave the window alone.
+            await device.respond(to: 1, with: .textMap(["rc": .unsigned(3)]))
+            try await clock.sleep(for: .milliseconds(1))
             #expect(await f.client.window == 3)
             await f.client.close()
         }

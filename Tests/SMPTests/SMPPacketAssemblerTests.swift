@@ -4,14 +4,14 @@ import Testing
 
 /// Response packets from the protocol reference (§8), byte for byte as cbor2 and Zephyr produce them.
 private let referenceResponses: [[UInt8]] = [
-    Hex.bytes("0b 00 00 09 00 00 42 00 a1 61 72 65 68 65 6c 6c 6f"),
-    Hex.bytes("0b 00 00 0a 00 00 42 00 bf 61 72 65 68 65 6c 6c 6f ff"),
-    Hex.bytes("0b 00 00 08 00 01 10 01 bf 63 6f 66 66 18 40 ff"),
-    Hex.bytes("0b 00 00 0f 00 01 19 01 a2 63 6f 66 66 19 02 48 65 6d 61 74 63 68 f5"),
-    Hex.bytes("0b 00 00 13 00 01 20 00 bf 63 65 72 72 bf 65 67 72 6f 75 70 01 62 72 63 08 ff ff"),
-    Hex.bytes("09 00 00 06 00 00 21 03 bf 62 72 63 08 ff"),
-    Hex.bytes("09 00 00 18 00 00 50 06 a2 68 62 75 66 5f 73 69 7a 65 19 09 ab 69 62 75 66 5f 63 6f 75 6e 74 04"),
-    Hex.bytes("0b 00 00 01 00 00 51 05 a0"),
+    HexText.bytes("0b 00 00 09 00 00 42 00 a1 61 72 65 68 65 6c 6c 6f"),
+    HexText.bytes("0b 00 00 0a 00 00 42 00 bf 61 72 65 68 65 6c 6c 6f ff"),
+    HexText.bytes("0b 00 00 08 00 01 10 01 bf 63 6f 66 66 18 40 ff"),
+    HexText.bytes("0b 00 00 0f 00 01 19 01 a2 63 6f 66 66 19 02 48 65 6d 61 74 63 68 f5"),
+    HexText.bytes("0b 00 00 13 00 01 20 00 bf 63 65 72 72 bf 65 67 72 6f 75 70 01 62 72 63 08 ff ff"),
+    HexText.bytes("09 00 00 06 00 00 21 03 bf 62 72 63 08 ff"),
+    HexText.bytes("09 00 00 18 00 00 50 06 a2 68 62 75 66 5f 73 69 7a 65 19 09 ab 69 62 75 66 5f 63 6f 75 6e 74 04"),
+    HexText.bytes("0b 00 00 01 00 00 51 05 a0"),
 ]
 
 /// A 2 KiB response: header declaring 2040 payload bytes, then the payload.
@@ -121,7 +121,7 @@ struct SMPPacketAssemblerTests {
 
     @Test("a device's assembler never delivers a response; after a reset the next request comes whole")
     func requestDirection() {
-        let request = Hex.bytes("0a 00 00 09 00 00 42 00 a1 61 64 65 68 65 6c 6c 6f")
+        let request = HexText.bytes("0a 00 00 09 00 00 42 00 a1 61 64 65 68 65 6c 6c 6f")
         var assembler = SMPPacketAssembler.requests()
         let outputs = assembler.append(referenceResponses[7])
         #expect(packets(outputs).isEmpty)

@@ -1,12 +1,12 @@
 import SMP
 
 extension UploadRun {
-    mutating func handle(_ outcome: UploadChunkOutcome, request: SMPSentRequest?) async throws(UploadError) {
+    mutating func handle(_ outcome: UploadChunkOutcome) async throws(UploadError) {
         switch outcome.result {
         case .success(let ack):
             try accept(ack, for: outcome.chunk)
         case .failure(let error):
-            try await recover(from: error, chunk: outcome.chunk, request: request)
+            try await recover(from: error, chunk: outcome.chunk)
         }
     }
 
@@ -70,7 +70,7 @@ extension UploadRun {
         progress(meter.record(offset))
     }
 
-    mutating func recover(from error: SMPError, chunk: UploadChunk, request: SMPSentRequest?) async throws(UploadError) {
+    mutating func recover(from error: SMPError, chunk: UploadChunk) async throws(UploadError) {
         switch error {
         case .cancelled:
             if Task.isCancelled { throw .cancelled }
@@ -82,9 +82,9 @@ extension UploadRun {
             restart(from: acknowledged)
         case .device(.status(let code, _)) where code == .noMemory || code == .busy:
             try countFailure(error)
-            await client.deviceHadNoRoom(refused: request)
-            // Requests still in the device free its buffers as they are answered; with none, wait.
-            if code == .busy || sent.isEmpty {
+            // The session narrowed its window when the refusal arrived. Requests still in the
+            // device free its buffers as they are answered; with none, wait.
+            if code == .busy || !unanswered.values.contains(where: { $0.request != nil }) {
                 try await backOff()
             }
             if chunk.isFirst { return }

@@ -38,16 +38,18 @@ struct UploadRun {
     var failures = 0
     var restarts = 0
     var nextID = 0
-    /// Chunks whose answers count, by id.
-    var inFlight: [Int: UploadChunk] = [:]
-    /// Every request sent and not yet answered (counted ones and abandoned ones), by chunk id.
-    var sent: [Int: SMPSentRequest] = [:]
+    /// Every chunk sent and not yet answered, by id, with its session request (nil when the
+    /// session failed it at once). The answers of those of the current ``epoch`` count; older
+    /// ones were abandoned by a restart and may still hold a buffer in the device.
+    var unanswered: [Int: (chunk: UploadChunk, request: SMPSentRequest?)] = [:]
     var finalMatch: Bool?
 
     var total: Int { data.count }
     var client: SMPClient { engine.target.client }
     var configuration: UploadConfiguration { engine.configuration }
     var logger: Logger { engine.logger }
+    /// How many chunks whose answers count are on their way.
+    var inFlight: Int { unanswered.values.reduce(0) { $0 + ($1.chunk.epoch == epoch ? 1 : 0) } }
 
     init(engine: UploadEngine, data: [UInt8], meter: UploadProgressMeter, progress: @escaping @Sendable (UploadProgress) -> Void) {
         self.engine = engine
@@ -63,26 +65,20 @@ struct UploadRun {
         var iterator = outcomes.makeAsyncIterator()
         while acknowledged < total || needsFirstChunk {
             if Task.isCancelled { throw .cancelled }
-            if inFlight.isEmpty && engine.control.isPaused {
+            if inFlight == 0 && engine.control.isPaused {
                 await engine.control.waitWhilePaused()
                 continue
             }
             try await launchChunks(into: sink)
-            if inFlight.isEmpty && !needsFirstChunk {
+            if inFlight == 0 && !needsFirstChunk {
                 // Everything was sent but the device holds less: send again from where it stands.
                 restart(from: acknowledged)
                 continue
             }
             guard let outcome = await iterator.next() else { throw .cancelled }
-            let request = sent.removeValue(forKey: outcome.chunk.id)
-            guard inFlight.removeValue(forKey: outcome.chunk.id) != nil else {
-                // An abandoned chunk the device refused still tells the session about its buffers.
-                if case .failure(.device(.status(let code, _))) = outcome.result, code == .noMemory || code == .busy {
-                    await client.deviceHadNoRoom(refused: request)
-                }
-                continue
-            }
-            try await handle(outcome, request: request)
+            unanswered[outcome.chunk.id] = nil
+            guard outcome.chunk.epoch == epoch else { continue }
+            try await handle(outcome)
         }
         if finalMatch == false { throw .verificationFailed }
         return UploadAcknowledgement(nextOffset: acknowledged, match: finalMatch)
@@ -90,7 +86,7 @@ struct UploadRun {
 
     /// Frees the session's window of every request still waiting (the upload ended).
     func abandonAll() async {
-        for request in sent.values { await client.cancel(request) }
+        for case let request? in unanswered.values.map(\.request) { await client.cancel(request) }
     }
 
     /// Reads the session's packet size (again, after the link came back) and sizes chunks to it.
@@ -104,13 +100,13 @@ struct UploadRun {
 
     mutating func launchChunks(into sink: AsyncStream<UploadChunkOutcome>.Continuation) async throws(UploadError) {
         if needsFirstChunk {
-            guard inFlight.isEmpty, !engine.control.isPaused else { return }
+            guard inFlight == 0, !engine.control.isPaused else { return }
             try await launch(UploadChunk(id: nextID, offset: 0, length: min(sizes.first, total), epoch: epoch, isFirst: true), into: sink)
             return
         }
-        if inFlight.values.contains(where: \.isFirst) { return }
+        if unanswered.values.contains(where: { $0.chunk.isFirst && $0.chunk.epoch == epoch }) { return }
         let alignment = configuration.byteAlignment
-        while next < total, !engine.control.isPaused, inFlight.count < (await client.window) {
+        while next < total, !engine.control.isPaused, inFlight < (await client.window) {
             // Keep chunk ends on the alignment even after resuming from an unaligned device offset.
             let room = sizes.later - next % alignment
             let length = min(room > 0 ? room : sizes.later, total - next)
@@ -150,17 +146,16 @@ struct UploadRun {
                     }
                 }))
             }
-            sent[chunk.id] = request
+            unanswered[chunk.id] = (chunk, request)
         } catch {
+            unanswered[chunk.id] = (chunk, nil)
             sink.yield(UploadChunkOutcome(chunk: chunk, result: .failure(error)))
         }
-        inFlight[chunk.id] = chunk
     }
 
     /// Abandons the chunks in flight (their answers no longer count) and continues from `offset`.
     mutating func restart(from offset: Int) {
         epoch += 1
-        inFlight.removeAll()
         next = offset
     }
 }

@@ -3,18 +3,37 @@ extension SMPClient {
     /// doubles each time the device runs short again, so the window settles at what it holds.
     static let initialWindowProbeInterval = 32
 
-    /// The device refused a request for lack of a buffer (`MGMT_ERR_ENOMEM`) or because it was
-    /// busy: the window narrows to the requests it holds now (at least 1, and at least one less
-    /// than before), and widens again one at a time as answers come.
-    ///
-    /// With `refused`, the request the device refused, the device is taken to hold the requests
-    /// sent before it that are still unanswered, and a refusal of a request submitted before the
-    /// window last narrowed changes nothing: it was sent under the wider window, so a burst of
-    /// refusals narrows the window once instead of once per refused request.
-    public func deviceHadNoRoom(refused: SMPSentRequest? = nil) {
-        if let refused, refused.token <= narrowedThroughToken { return }
-        let held = refused.map { refused in pending.values.reduce(0) { $0 + ($1.token < refused.token ? 1 : 0) } } ?? inFlight
-        let narrowed = max(1, min(window - 1, held))
+    /// Tells the session the device ran short of buffers (`MGMT_ERR_ENOMEM`) or was busy: the
+    /// window narrows to the requests in flight now (at least 1, and at least one less than
+    /// before), and widens again one at a time as answers come. The session does this by itself
+    /// when such an answer arrives; this is for callers that learn of it some other way.
+    public func deviceHadNoRoom() {
+        narrow(to: max(1, min(window - 1, inFlight)))
+    }
+
+    /// An answer refused the request `token` for lack of room: the device held the requests sent
+    /// before it that are still unanswered, and the window narrows to them (at least 1, and at
+    /// least one less than before). A refused request submitted before the window last narrowed
+    /// was sent under the wider window and changes nothing, so a burst of refusals narrows the
+    /// window once, whatever answers arrive between them.
+    func deviceRefused(_ token: UInt64) {
+        guard token > narrowedThroughToken else { return }
+        let held = pending.values.reduce(0) { $0 + ($1.token < token ? 1 : 0) }
+        narrow(to: max(1, min(window - 1, held)))
+    }
+
+    /// Whether an answer refuses its request for lack of a buffer or because the device is busy.
+    /// Only read while a window wider than 1 is allowed: with one request at a time there is
+    /// nothing to narrow.
+    func refusesForLackOfRoom(_ packet: SMPPacket) -> Bool {
+        guard configuration.maximumInFlight > 1,
+              let response = try? packet.decodedPayload(),
+              case .status(let code, _)? = try? SMPDeviceError(response: response)
+        else { return false }
+        return code == .noMemory || code == .busy
+    }
+
+    private func narrow(to narrowed: Int) {
         if narrowed < window {
             logger.info("the device has no room for more requests; in-flight window narrowed from \(window) to \(narrowed)")
             window = narrowed

@@ -270,6 +270,7 @@ public actor SMPClient {
             logger.debug("ignoring a response for seq \(header.sequence) of another command: \(describe(header))")
             return
         }
+        if refusesForLackOfRoom(packet) { deviceRefused(entry.token) }
         finish(header.sequence, token: entry.token, with: .success(packet))
     }
 

@@ -2,6 +2,10 @@
 ///
 /// It decides what `image list` reports, which slot an upload lands in, what test, confirm and
 /// erase do, and which slot runs after a reset.
+///
+/// The numbers repeat McuMgr's `BootloaderMode` on purpose: the simulator is the reference the
+/// client is tested against and depends on no client target, so each side transcribes MCUboot's
+/// table on its own and a wrong number on one side shows up in the tests instead of in both.
 public enum MCUbootMode: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Reported as −1; behaves as swap.
     case unknown = -1

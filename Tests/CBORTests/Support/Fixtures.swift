@@ -1,20 +1,6 @@
 import CBOR
 import Foundation
-
-/// Hex helpers for byte-exact expectations.
-enum Hex {
-    /// Bytes from hex text; spaces and newlines are ignored.
-    static func bytes(_ text: String) -> [UInt8] {
-        let digits = Array(text.filter { !$0.isWhitespace })
-        precondition(digits.count % 2 == 0, "odd number of hex digits in \(text)")
-        return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(digits[$0...$0 + 1]), radix: 16)! }
-    }
-
-    /// Lowercase hex text of bytes.
-    static func string(_ bytes: some Sequence<UInt8>) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
-    }
-}
+import SMPTestSupport
 
 /// The JSON description of a CBOR item written by `scripts/cbor-fixtures/generate.py`.
 indirect enum DescribedItem: Decodable {
@@ -53,7 +39,7 @@ indirect enum DescribedItem: Decodable {
         } else if c.contains(key("n")) {
             self = .negative(try number("n"))
         } else if c.contains(key("b")) {
-            self = .bytes(Hex.bytes(try c.decode(String.self, forKey: key("b"))))
+            self = .bytes(HexText.bytes(try c.decode(String.self, forKey: key("b"))))
         } else if c.contains(key("t")) {
             self = .text(try c.decode(String.self, forKey: key("t")))
         } else if c.contains(key("a")) {
@@ -112,7 +98,7 @@ struct CBORVector: Decodable, Sendable, CustomStringConvertible {
     let value: CBORValue
     let note: String?
 
-    var bytes: [UInt8] { Hex.bytes(hex) }
+    var bytes: [UInt8] { HexText.bytes(hex) }
 
     var description: String {
         let shown = hex.count > 64 ? String(hex.prefix(64)) + "…(\(hex.count / 2) bytes)" : hex
@@ -148,7 +134,7 @@ struct CBORFixtureFile: Decodable, Sendable {
         guard let payload = smp.first(where: { $0.name == name }) else {
             throw FixtureError.missing(name)
         }
-        return Hex.bytes(payload.hex)
+        return HexText.bytes(payload.hex)
     }
 
     enum FixtureError: Error { case missing(String) }
