@@ -55,18 +55,8 @@ enum TestImages {
 
     /// A pseudo-random payload of `size` bytes from `seed`.
     static func payload(size: Int, seed: UInt64) -> [UInt8] {
-        var state = seed &+ 0x9e37_79b9_7f4a_7c15
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(size)
-        while bytes.count < size {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            var word = state ^ (state >> 29)
-            for _ in 0..<8 where bytes.count < size {
-                bytes.append(UInt8(truncatingIfNeeded: word))
-                word >>= 8
-            }
-        }
-        return bytes
+        var random = SeededRandom(seed: seed)
+        return random.bytes(size)
     }
 
     /// Writes an unsigned image of `version` with a `payloadSize`-byte payload to a new file and returns its path.

@@ -8,13 +8,8 @@ import SMPSimulator
 enum UpgradeFixtures {
     /// Deterministic pseudo-random payload bytes.
     static func payload(count: Int, seed: UInt64) -> [UInt8] {
-        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
-        return (0..<count).map { _ in
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return UInt8(truncatingIfNeeded: state)
-        }
+        var random = SeededRandom(seed: seed)
+        return random.bytes(count)
     }
 
     /// An unsigned MCUboot image with a 0x200 header.
