@@ -8,8 +8,8 @@
 //   swift run -c release upload-throughput --help
 //                       upload bytes/s over real sockets and link models, beside each link's
 //                       limit and beside the other SMP tools
-//   swift run -c release serial-throughput | ble-throughput | fleet-upgrade | hci-bumble-throughput
-//                       one link or the fleet on its own
+//   swift run -c release fleet-upgrade | hci-bumble-throughput
+//                       the fleet; our HCI host over bumble's virtual link
 
 import PackageDescription
 
@@ -66,32 +66,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "serial-throughput",
-            dependencies: [
-                .product(name: "McuMgr", package: "swift-mcumgr"),
-                .product(name: "McuBoot", package: "swift-mcumgr"),
-                .product(name: "SMP", package: "swift-mcumgr"),
-                .product(name: "SMPSerial", package: "swift-mcumgr"),
-                .product(name: "SMPSimulator", package: "swift-mcumgr"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: [.swiftLanguageMode(.v6)]
-        ),
-        .executableTarget(
-            name: "ble-throughput",
-            dependencies: [
-                .product(name: "McuMgr", package: "swift-mcumgr"),
-                .product(name: "McuBoot", package: "swift-mcumgr"),
-                .product(name: "SMP", package: "swift-mcumgr"),
-                .product(name: "GATT", package: "swift-mcumgr"),
-                .product(name: "SMPBLE", package: "swift-mcumgr"),
-                .product(name: "SMPSimulator", package: "swift-mcumgr"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
             name: "fleet-upgrade",
