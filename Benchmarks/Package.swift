@@ -18,6 +18,14 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// Products of the main package (swift-mcumgr), by name.
+func mcumgr(_ products: String...) -> [Target.Dependency] {
+    products.map { .product(name: $0, package: "swift-mcumgr") }
+}
+
+let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+
 let package = Package(
     name: "swift-mcumgr-benchmarks",
     platforms: [.macOS(.v15)],
@@ -34,15 +42,8 @@ let package = Package(
         // trip, the packet assembler on serial frames and BLE notifications, McuBoot parse + hash.
         .executableTarget(
             name: "SMPMicroBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "SMP", package: "swift-mcumgr"),
-                .product(name: "CBOR", package: "swift-mcumgr"),
-                .product(name: "McuMgr", package: "swift-mcumgr"),
-                .product(name: "McuBoot", package: "swift-mcumgr"),
-                .product(name: "SMPSerial", package: "swift-mcumgr"),
-                .product(name: "SMPTestSupport", package: "swift-mcumgr"),
-            ],
+            dependencies: mcumgr("SMP", "CBOR", "McuMgr", "McuBoot", "SMPSerial", "SMPTestSupport")
+                + [.product(name: "Benchmark", package: "benchmark")],
             path: "Benchmarks/SMPMicroBenchmarks",
             swiftSettings: strict,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -52,47 +53,20 @@ let package = Package(
         // mcumgr-toolkit; Markdown, CSV and a plot under results/.
         .executableTarget(
             name: "upload-throughput",
-            dependencies: [
-                .product(name: "McuMgr", package: "swift-mcumgr"),
-                .product(name: "McuBoot", package: "swift-mcumgr"),
-                .product(name: "SMP", package: "swift-mcumgr"),
-                .product(name: "SMPUDP", package: "swift-mcumgr"),
-                .product(name: "SMPSerial", package: "swift-mcumgr"),
-                .product(name: "SMPBLE", package: "swift-mcumgr"),
-                .product(name: "GATT", package: "swift-mcumgr"),
-                .product(name: "SMPSimulator", package: "swift-mcumgr"),
-                .product(name: "SMPTestSupport", package: "swift-mcumgr"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: mcumgr("McuMgr", "McuBoot", "SMP", "SMPUDP", "SMPSerial", "SMPBLE", "GATT", "SMPSimulator", "SMPTestSupport")
+                + [argumentParser, logging],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "fleet-upgrade",
-            dependencies: [
-                .product(name: "McuMgrFleet", package: "swift-mcumgr"),
-                .product(name: "McuMgrTools", package: "swift-mcumgr"),
-                .product(name: "McuMgr", package: "swift-mcumgr"),
-                .product(name: "McuBoot", package: "swift-mcumgr"),
-                .product(name: "SMP", package: "swift-mcumgr"),
-                .product(name: "SMPUDP", package: "swift-mcumgr"),
-                .product(name: "SMPSimulator", package: "swift-mcumgr"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            dependencies: mcumgr("McuMgrFleet", "McuMgrTools", "McuMgr", "McuBoot", "SMP", "SMPUDP", "SMPSimulator")
+                + [argumentParser, logging],
+            swiftSettings: strict
         ),
         .executableTarget(
             name: "hci-bumble-throughput",
-            dependencies: [
-                .product(name: "McuMgr", package: "swift-mcumgr"),
-                .product(name: "McuBoot", package: "swift-mcumgr"),
-                .product(name: "McuMgrTools", package: "swift-mcumgr"),
-                .product(name: "SMP", package: "swift-mcumgr"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            dependencies: mcumgr("McuMgr", "McuBoot", "McuMgrTools", "SMP") + [argumentParser, logging],
+            swiftSettings: strict
         ),
     ]
 )
