@@ -15,15 +15,8 @@ struct TestImage: Sendable {
         let directory = try Interop.temporaryDirectory("image")
         let input = directory.appendingPathComponent("app.bin")
         let output = directory.appendingPathComponent("app.signed.bin")
-        var state = seed &* 0x9e37_79b9_7f4a_7c15 | 1
-        var payload = [UInt8](repeating: 0, count: size)
-        for i in payload.indices {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            payload[i] = UInt8(truncatingIfNeeded: state)
-        }
-        try Data(payload).write(to: input)
+        var random = SeededRandom(seed: seed)
+        try Data(random.bytes(size)).write(to: input)
         let result = try await Subprocess.run(
             Interop.imgtool,
             ["create", "--align", "4", "--version", version, "--header-size", "0x200", "--pad-header", "--slot-size", "0x80000",
