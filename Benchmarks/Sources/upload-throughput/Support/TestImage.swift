@@ -8,9 +8,6 @@ struct TestImage: Sendable {
     let path: String
     let bytes: [UInt8]
 
-    /// Bytes as MiB, for CPU per MiB.
-    var mebibytes: Double { Double(bytes.count) / 1_048_576 }
-
     /// Makes, in `directory`, an image with `payloadSize` pseudo-random payload bytes.
     static func make(payloadSize: Int, slotSize: Int, in directory: URL) async throws -> TestImage {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
