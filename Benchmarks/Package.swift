@@ -59,7 +59,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "fleet-upgrade",
-            dependencies: mcumgr("McuMgrFleet", "McuMgrTools", "McuMgr", "McuBoot", "SMP", "SMPUDP", "SMPSimulator")
+            dependencies: mcumgr("McuMgrFleet", "McuMgrTools", "McuMgr", "McuBoot", "SMP", "SMPUDP", "SMPTestSupport")
                 + [argumentParser, logging],
             swiftSettings: strict
         ),
