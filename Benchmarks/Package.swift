@@ -65,7 +65,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "hci-bumble-throughput",
-            dependencies: mcumgr("McuMgr", "McuBoot", "McuMgrTools", "SMP") + [argumentParser, logging],
+            dependencies: mcumgr("McuMgr", "McuBoot", "McuMgrTools", "SMP", "SMPTestSupport") + [argumentParser, logging],
             swiftSettings: strict
         ),
     ]
