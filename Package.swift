@@ -252,7 +252,7 @@ let package = Package(
         .testTarget(
             name: "InteropTests",
             dependencies: [
-                "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "McuMgr", "McuMgrTools", "BLEHost", "GATT", "SMPBLE", "SMPTestSupport",
+                "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "McuMgr", "McuMgrTools", "BLEHost", "GATT", "SMPBLE", "SMPTestSupport", "Hex",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Peers"],

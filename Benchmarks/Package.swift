@@ -8,8 +8,8 @@
 //   swift run -c release upload-throughput --help
 //                       upload bytes/s over real sockets and link models, beside each link's
 //                       limit and beside the other SMP tools
-//   swift run -c release serial-throughput | ble-throughput | fleet-upgrade | hci-bumble-throughput
-//                       one link or the fleet on its own
+//   swift run -c release fleet-upgrade | hci-bumble-throughput
+//                       the fleet; our HCI host over bumble's virtual link
 
 import PackageDescription
 
@@ -17,6 +17,14 @@ let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .enableUpcomingFeature("ExistentialAny"),
 ]
+
+/// Products of the main package (swift-mcumgr), by name.
+func mcumgr(_ products: String...) -> [Target.Dependency] {
+    products.map { .product(name: $0, package: "swift-mcumgr") }
+}
+
+let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 
 let package = Package(
     name: "swift-mcumgr-benchmarks",
@@ -34,15 +42,8 @@ let package = Package(
         // trip, the packet assembler on serial frames and BLE notifications, McuBoot parse + hash.
         .executableTarget(
             name: "SMPMicroBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "SMP", package: "swift-mcumgr"),
-                .product(name: "CBOR", package: "swift-mcumgr"),
-                .product(name: "McuMgr", package: "swift-mcumgr"),
-                .product(name: "McuBoot", package: "swift-mcumgr"),
-                .product(name: "SMPSerial", package: "swift-mcumgr"),
-                .product(name: "SMPTestSupport", package: "swift-mcumgr"),
-            ],
+            dependencies: mcumgr("SMP", "CBOR", "McuMgr", "McuBoot", "SMPSerial", "SMPTestSupport")
+                + [.product(name: "Benchmark", package: "benchmark")],
             path: "Benchmarks/SMPMicroBenchmarks",
             swiftSettings: strict,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -52,73 +53,20 @@ let package = Package(
         // mcumgr-toolkit; Markdown, CSV and a plot under results/.
         .executableTarget(
             name: "upload-throughput",
-            dependencies: [
-                .product(name: "McuMgr", package: "swift-mcumgr"),
-                .product(name: "McuBoot", package: "swift-mcumgr"),
-                .product(name: "SMP", package: "swift-mcumgr"),
-                .product(name: "SMPUDP", package: "swift-mcumgr"),
-                .product(name: "SMPSerial", package: "swift-mcumgr"),
-                .product(name: "SMPBLE", package: "swift-mcumgr"),
-                .product(name: "GATT", package: "swift-mcumgr"),
-                .product(name: "SMPSimulator", package: "swift-mcumgr"),
-                .product(name: "SMPTestSupport", package: "swift-mcumgr"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: mcumgr("McuMgr", "McuBoot", "SMP", "SMPUDP", "SMPSerial", "SMPBLE", "GATT", "SMPSimulator", "SMPTestSupport")
+                + [argumentParser, logging],
             swiftSettings: strict
         ),
         .executableTarget(
-            name: "serial-throughput",
-            dependencies: [
-                .product(name: "McuMgr", package: "swift-mcumgr"),
-                .product(name: "McuBoot", package: "swift-mcumgr"),
-                .product(name: "SMP", package: "swift-mcumgr"),
-                .product(name: "SMPSerial", package: "swift-mcumgr"),
-                .product(name: "SMPSimulator", package: "swift-mcumgr"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: [.swiftLanguageMode(.v6)]
-        ),
-        .executableTarget(
-            name: "ble-throughput",
-            dependencies: [
-                .product(name: "McuMgr", package: "swift-mcumgr"),
-                .product(name: "McuBoot", package: "swift-mcumgr"),
-                .product(name: "SMP", package: "swift-mcumgr"),
-                .product(name: "GATT", package: "swift-mcumgr"),
-                .product(name: "SMPBLE", package: "swift-mcumgr"),
-                .product(name: "SMPSimulator", package: "swift-mcumgr"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: [.swiftLanguageMode(.v6)]
-        ),
-        .executableTarget(
             name: "fleet-upgrade",
-            dependencies: [
-                .product(name: "McuMgrFleet", package: "swift-mcumgr"),
-                .product(name: "McuMgrTools", package: "swift-mcumgr"),
-                .product(name: "McuMgr", package: "swift-mcumgr"),
-                .product(name: "McuBoot", package: "swift-mcumgr"),
-                .product(name: "SMP", package: "swift-mcumgr"),
-                .product(name: "SMPUDP", package: "swift-mcumgr"),
-                .product(name: "SMPSimulator", package: "swift-mcumgr"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            dependencies: mcumgr("McuMgrFleet", "McuMgrTools", "McuMgr", "McuBoot", "SMP", "SMPUDP", "SMPTestSupport")
+                + [argumentParser, logging],
+            swiftSettings: strict
         ),
         .executableTarget(
             name: "hci-bumble-throughput",
-            dependencies: [
-                .product(name: "McuMgr", package: "swift-mcumgr"),
-                .product(name: "McuBoot", package: "swift-mcumgr"),
-                .product(name: "McuMgrTools", package: "swift-mcumgr"),
-                .product(name: "SMP", package: "swift-mcumgr"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            dependencies: mcumgr("McuMgr", "McuBoot", "McuMgrTools", "SMP", "SMPTestSupport") + [argumentParser, logging],
+            swiftSettings: strict
         ),
     ]
 )

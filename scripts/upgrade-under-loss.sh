@@ -22,24 +22,8 @@ fi
 
 python=python3
 [[ -x .venv/bin/python ]] && python=.venv/bin/python
-hash=$("$python" - "$image" <<'EOF'
-import struct, sys
-data = open(sys.argv[1], "rb").read()
-hdr_size, = struct.unpack_from("<H", data, 8)
-img_size, = struct.unpack_from("<I", data, 12)
-off = hdr_size + img_size
-magic, length = struct.unpack_from("<HH", data, off)
-if magic == 0x6908:                      # protected TLV area first
-    off += length
-    magic, length = struct.unpack_from("<HH", data, off)
-end, off = off + length, off + 4
-while off < end:
-    kind, size = struct.unpack_from("<HH", data, off)
-    if kind == 0x10:                     # IMAGE_TLV_SHA256
-        print(data[off + 4:off + 4 + size].hex()); break
-    off += 4 + size
-EOF
-)
+# The image's SHA-256 TLV, as `mcumgr image info` reads it (it exits 4 when the hash does not verify).
+hash=$("$BIN/mcumgr" --json image info "$image" | "$python" -c 'import json, sys; print(json.load(sys.stdin)["images"][0]["hash"]["value"])')
 
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT

@@ -1,4 +1,5 @@
 import Foundation
+import SMPTestSupport
 import Testing
 
 /// Independent peers over a pseudo-terminal against `mcumgr-sim --serial`: smpmgr (smpclient's
@@ -8,7 +9,7 @@ import Testing
 struct SerialInteropTests {
     @Test("smpmgr --port: echo (sent as a write) and the image state of the running images")
     func smpmgrEchoAndState() async throws {
-        let sim = try await SerialSimulatorProcess.launch()
+        let sim = try await SimulatorProcess.launchSerial()
         let echo = try await sim.smpmgr("os", "echo", "hello over the pty")
         #expect(echo.status == 0, "\(echo.stderr)")
         #expect(echo.stdout.contains("r='hello over the pty'"), "\(echo.stdout)")
@@ -23,7 +24,7 @@ struct SerialInteropTests {
 
     @Test("smpmgr --port: echo through a console shared with Zephyr-style log lines")
     func smpmgrWithConsoleNoise() async throws {
-        let sim = try await SerialSimulatorProcess.launch(arguments: ["--console-noise"])
+        let sim = try await SimulatorProcess.launchSerial(arguments: ["--console-noise"])
         for word in ["first", "second", "third"] {
             let echo = try await sim.smpmgr("os", "echo", word)
             #expect(echo.stdout.contains("r='\(word)'"), "\(echo.stdout)\(echo.stderr)")
@@ -35,7 +36,7 @@ struct SerialInteropTests {
     func smpmgrUpload() async throws {
         let image = try await TestImage.make(version: "1.4.0+2", seed: 21)
         #expect(image.bytes.count >= 200 * 1024)
-        let sim = try await SerialSimulatorProcess.launch()
+        let sim = try await SimulatorProcess.launchSerial()
         // Eight 128-byte line buffers: packets of about 700 bytes, each spread over several frames.
         let upload = try await sim.smpmgr("--line-buffers", "8", "image", "upload", image.path)
         #expect(upload.status == 0, "\(upload.stdout)\(upload.stderr)")
@@ -49,7 +50,7 @@ struct SerialInteropTests {
 
     @Test("mcumgr-toolkit MCUmgrClient.serial: echo (sent as a read), MCUmgr parameters, image state")
     func toolkitConsole() async throws {
-        let sim = try await SerialSimulatorProcess.launch(arguments: ["--buf-size", "1024", "--buf-count", "3"])
+        let sim = try await SimulatorProcess.launchSerial(arguments: ["--buf-size", "1024", "--buf-count", "3"])
         let run = try await sim.python(SerialPeerScripts.toolkitBasics)
         #expect(run.status == 0, "\(run.stderr)")
         let out = try run.json()
@@ -64,7 +65,7 @@ struct SerialInteropTests {
 
     @Test("mcumgr-toolkit MCUmgrClient.raw_serial against mcumgr-sim --serial --raw: echo and parameters")
     func toolkitRaw() async throws {
-        let sim = try await SerialSimulatorProcess.launch(arguments: ["--raw"])
+        let sim = try await SimulatorProcess.launchSerial(arguments: ["--raw"])
         let run = try await sim.python(SerialPeerScripts.toolkitBasics, "raw")
         #expect(run.status == 0, "\(run.stderr)")
         let out = try run.json()
@@ -76,7 +77,7 @@ struct SerialInteropTests {
     @Test("mcumgr-client-wrapper SerialSession: image list, upload of an imgtool image, list again")
     func mcumgrClientUpload() async throws {
         let image = try await TestImage.make(version: "3.2.1", seed: 22)
-        let sim = try await SerialSimulatorProcess.launch()
+        let sim = try await SimulatorProcess.launchSerial()
         let run = try await sim.python(SerialPeerScripts.mcumgrClientUpload, image.path)
         #expect(run.status == 0, "\(run.stderr)")
         let out = try run.json()

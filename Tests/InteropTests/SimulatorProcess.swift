@@ -8,6 +8,12 @@ extension SimulatorProcess {
         return try await start(["--boot-time", "200", "--reset-delay", "50"] + arguments, endpoint: "\(host):1337", logsRequests: true)
     }
 
+    /// Starts `mcumgr-sim --serial` on a new pty with quick reboots, logging requests.
+    static func launchSerial(arguments: [String] = []) async throws -> SimulatorProcess {
+        try BuiltProducts.requirePeers()
+        return try await startSerial(["--boot-time", "200", "--reset-delay", "50"] + arguments)
+    }
+
     /// Runs `smpmgr` against this simulator: `--ip HOST` over UDP, `--port PATH` on a pty.
     func smpmgr(_ arguments: String...) async throws -> ProcessOutput {
         if let path = serialPath {

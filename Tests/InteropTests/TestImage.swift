@@ -1,12 +1,13 @@
-import SMPTestSupport
 import Foundation
+import Hex
 import McuBoot
+import SMPTestSupport
 
 /// An MCUboot image made at test time by the venv's `imgtool create`, from seeded pseudo-random bytes.
 struct TestImage: Sendable {
     let path: String
     let bytes: [UInt8]
-    /// The SHA-256 TLV, read with our McuBoot parser.
+    /// The image's SHA-256, as `imgtool verify` reports it (our McuBoot parser must agree).
     let hash: [UInt8]
 
     /// Makes an image of `size` payload bytes with `version` (imgtool notation, e.g. `1.2.3+7`).
@@ -15,24 +16,24 @@ struct TestImage: Sendable {
         let directory = try Interop.temporaryDirectory("image")
         let input = directory.appendingPathComponent("app.bin")
         let output = directory.appendingPathComponent("app.signed.bin")
-        var state = seed &* 0x9e37_79b9_7f4a_7c15 | 1
-        var payload = [UInt8](repeating: 0, count: size)
-        for i in payload.indices {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            payload[i] = UInt8(truncatingIfNeeded: state)
-        }
-        try Data(payload).write(to: input)
+        var random = SeededRandom(seed: seed)
+        try Data(random.bytes(size)).write(to: input)
         let result = try await Subprocess.run(
             Interop.imgtool,
             ["create", "--align", "4", "--version", version, "--header-size", "0x200", "--pad-header", "--slot-size", "0x80000",
              input.path, output.path])
         guard result.status == 0 else { throw InteropError("imgtool create failed: \(result.stderr)") }
+        let verify = try await Subprocess.run(Interop.imgtool, ["verify", output.path])
+        let digest = verify.stdout.split(separator: "\n").first { $0.hasPrefix("Image digest: ") }?.dropFirst("Image digest: ".count)
+        guard verify.status == 0, let digest, let hash = [UInt8](hex: String(digest)) else {
+            throw InteropError("imgtool verify gave no digest:\n\(verify)")
+        }
         let bytes = [UInt8](try Data(contentsOf: output))
-        let image = try McuBootImage(bytes: bytes)
-        return TestImage(path: output.path, bytes: bytes, hash: image.hash)
+        let parsed = try McuBootImage(bytes: bytes).hash
+        guard parsed == hash else { throw InteropError("our McuBoot parser reads hash \(parsed), imgtool verify \(digest)") }
+        return TestImage(path: output.path, bytes: bytes, hash: hash)
     }
 
-    var hashHex: String { hash.map { String(format: "%02x", $0) }.joined() }
+    /// The hash as lowercase hex, as the peers print it.
+    var hashHex: String { hash.hexString }
 }

@@ -76,7 +76,8 @@ struct ToolkitInteropTests {
         #expect((out["shell"] as? String)?.contains("toolkit shell") == true)
         #expect((out["shell_unknown"] as? String)?.contains("command not found") == true)
         #expect(out["enum_count"] as? Int == 9)
-        #expect(out["enum_ids"] as? [Int] == out["enum_iter"] as? [Int])
+        let groupIDs = out["enum_ids"] as? [Int]
+        #expect(groupIDs?.count == 9 && groupIDs == out["enum_iter"] as? [Int], "\(String(describing: groupIDs))")
         #expect((out["enum_details"] as? [[Any]])?.map { $0[1] as? String } == ["img mgmt", "shell mgmt"])
         #expect(out["file_after_erase"] as? String == "gone")
         #expect(await sim.stop() == 0)

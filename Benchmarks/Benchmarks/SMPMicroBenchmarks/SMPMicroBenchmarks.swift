@@ -52,47 +52,33 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     let streamSize = Fixtures.rawStream.count
-    Benchmark("Packet assembler: raw stream in 244-byte BLE notifications (\(streamSize) bytes)") { benchmark in
-        for _ in benchmark.scaledIterations {
-            var assembler = SMPPacketAssembler.responses(maximumPacketSize: 4096)
-            var packets = 0
-            for notification in Fixtures.notifications {
-                assembler.append(notification) { if case .packet = $0 { packets += 1 } }
+    for (size, notifications) in [(244, Fixtures.notifications), (20, Fixtures.smallNotifications)] {
+        Benchmark("Packet assembler: raw stream in \(size)-byte BLE notifications (\(streamSize) bytes)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                var assembler = SMPPacketAssembler.responses(maximumPacketSize: 4096)
+                var packets = 0
+                for notification in notifications {
+                    assembler.append(notification) { if case .packet = $0 { packets += 1 } }
+                }
+                precondition(packets == Fixtures.largePackets.count)
             }
-            precondition(packets == Fixtures.largePackets.count)
         }
     }
 
-    Benchmark("Packet assembler: raw stream in 20-byte BLE notifications (\(streamSize) bytes)") { benchmark in
-        for _ in benchmark.scaledIterations {
-            var assembler = SMPPacketAssembler.responses(maximumPacketSize: 4096)
-            var packets = 0
-            for notification in Fixtures.smallNotifications {
-                assembler.append(notification) { if case .packet = $0 { packets += 1 } }
+    let serialStreams: [(String, SerialFraming, [ArraySlice<UInt8>])] = [
+        ("raw framing, 64-byte reads (\(streamSize) bytes)", .raw, Fixtures.rawReads),
+        ("console frames, 64-byte reads (\(streamSize) packet bytes)", .console, Fixtures.consoleReads),
+    ]
+    for (name, framing, reads) in serialStreams {
+        Benchmark("Serial decoder: \(name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                var decoder = SerialPacketDecoder(framing: framing, maximumPacketSize: 4096, operations: [.readResponse, .writeResponse])
+                var packets = 0
+                for read in reads {
+                    decoder.append(read) { if case .packet = $0 { packets += 1 } }
+                }
+                precondition(packets == Fixtures.largePackets.count)
             }
-            precondition(packets == Fixtures.largePackets.count)
-        }
-    }
-
-    Benchmark("Serial decoder: raw framing, 64-byte reads (\(streamSize) bytes)") { benchmark in
-        for _ in benchmark.scaledIterations {
-            var decoder = SerialPacketDecoder(framing: .raw, maximumPacketSize: 4096, operations: [.readResponse, .writeResponse])
-            var packets = 0
-            for read in Fixtures.rawReads {
-                decoder.append(read) { if case .packet = $0 { packets += 1 } }
-            }
-            precondition(packets == Fixtures.largePackets.count)
-        }
-    }
-
-    Benchmark("Serial decoder: console frames, 64-byte reads (\(streamSize) packet bytes)") { benchmark in
-        for _ in benchmark.scaledIterations {
-            var decoder = SerialPacketDecoder(framing: .console, maximumPacketSize: 4096, operations: [.readResponse, .writeResponse])
-            var packets = 0
-            for read in Fixtures.consoleReads {
-                decoder.append(read) { if case .packet = $0 { packets += 1 } }
-            }
-            precondition(packets == Fixtures.largePackets.count)
         }
     }
 

@@ -6,7 +6,7 @@ import McuMgr
 import McuMgrFleet
 import McuMgrTools
 import SMP
-import SMPSimulator
+import SMPTestSupport
 import SMPUDP
 
 #if canImport(Glibc)
@@ -46,11 +46,8 @@ struct FleetBenchmark: AsyncParsableCommand {
     @Option(help: "The first device's address; the others follow it (each on a port of its own).")
     var firstAddress = "127.0.60.2"
 
-    @Flag(help: .hidden)
-    var serve = false
-
     func run() async throws {
-        if serve { return try await DeviceServer.serve(count: devices, first: firstAddress, latency: latency, bufferCount: bufCount) }
+        print("devices: \(try BuiltProducts.require("mcumgr-sim")) --devices \(devices)")
         _ = Report.loadAverage  // read before the runs
         var builder = McuBootImageBuilder(payload: (0..<(size * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }, version: McuBootVersion(major: 2))
         builder.headerSize = 0x200
@@ -60,10 +57,15 @@ struct FleetBenchmark: AsyncParsableCommand {
             var measured: [Measurement] = []
             for _ in 0..<max(runs, 1) {
                 let childrenBefore = CPUTime.children()
-                let server = try DeviceProcess.start(count: devices, first: firstAddress, latency: latency, bufferCount: bufCount)
-                defer { server.stop() }
-                var row = try await measure(image: image, endpoints: try await server.endpoints(), limit: limit == 0 ? nil : limit)
-                server.stop()
+                let simulator = try FleetSimulator.start(count: devices, first: firstAddress, latency: latency, bufferCount: bufCount)
+                var row: Measurement
+                do {
+                    row = try await measure(image: image, endpoints: try await simulator.endpoints(count: devices), limit: limit == 0 ? nil : limit)
+                } catch {
+                    await simulator.stop()
+                    throw error
+                }
+                await simulator.stop()
                 row.deviceCPU = CPUTime.children() - childrenBefore
                 print(row.line)
                 measured.append(row)
@@ -146,7 +148,7 @@ struct Report {
             # Fleet upgrade benchmark
 
             `swift run -c release fleet-upgrade` (Benchmarks/Sources/fleet-upgrade): \(devices) simulated devices
-            (`SimulatedDevice` behind `SimulatorUDPServer`, one UDP address each, in a child process), \
+            (`mcumgr-sim --devices`, one UDP address each, in a child process), \
             \(Int(latency)) ms response latency, buf_count \(bufCount) (depth \(max(bufCount - 1, 1))), one \(imageBytes)-byte \
             image each, test-and-confirm (upload, test, reset, confirm) through `FleetUpgrade` over UDP (SwiftNIO).
             Wall time is the whole fleet; aggregate bytes/s is image bytes of all devices over the wall time;

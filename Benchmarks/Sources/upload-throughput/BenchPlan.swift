@@ -19,7 +19,6 @@ struct BenchPlan: Sendable {
     var engineRows: [EngineRow] = []
     var toolRows: [ToolRow] = []
     var drawsPlot: Bool
-    var isSmoke = false
 
     /// A slot large enough for every image here.
     static let slotSize = 0x200000
@@ -118,7 +117,6 @@ struct BenchPlan: Sendable {
     /// One tiny row of each kind: the engine, our CLI and one peer over UDP at 0 ms, one run, a 32 KiB image.
     static func smoke(_ options: UploadThroughput) -> BenchPlan {
         var plan = BenchPlan(runs: 1, drawsPlot: options.plot)
-        plan.isSmoke = true
         let link = UDPLink(latency: 0, buffers: DeviceBuffers(size: options.bufSize, count: 4), slotSize: slotSize)
         plan.engineRows = [EngineRow(link: link, depth: 2, imageKiB: 32)]
         plan.toolRows = [

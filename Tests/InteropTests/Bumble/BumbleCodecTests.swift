@@ -1,5 +1,6 @@
 import BLEHost
 import Foundation
+import Hex
 import SMPTestSupport
 import Testing
 
@@ -12,13 +13,6 @@ struct BumbleCodecTests {
         let result = try await Subprocess.run(Interop.python, ["-c", script], timeout: .seconds(60))
         guard result.status == 0 else { throw InteropError("python failed: \(result.stderr)") }
         return result.stdout.split(separator: "\n").map(String.init)
-    }
-
-    static func bytes(_ hex: String) -> [UInt8] {
-        stride(from: 0, to: hex.count, by: 2).map { offset in
-            let start = hex.index(hex.startIndex, offsetBy: offset)
-            return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
-        }
     }
 
     @Test("events bumble encodes (Command Complete, Disconnection Complete, Number Of Completed Packets, LE Connection Complete, LE Advertising Report) decode to the same fields")
@@ -43,7 +37,7 @@ struct BumbleCodecTests {
         try #require(lines.count == 5)
         var decoder = H4StreamDecoder()
         var events: [HCIEvent] = []
-        try decoder.append(lines.flatMap(Self.bytes)) { output in
+        try decoder.append(try lines.flatMap { try #require([UInt8](hex: $0)) }) { output in
             guard case .packet(.event(let code, let parameters)) = output, let event = try? HCIEvent.decode(code: code, parameters: parameters) else {
                 Issue.record("not an event: \(output)")
                 return
@@ -74,7 +68,7 @@ struct BumbleCodecTests {
         let disconnect = HCICommand.disconnect(handle: 0x41, reason: .remoteUserTerminated).packet.h4Bytes
         let pdu = L2CAPPDU(channel: 4, payload: [0x02, 0xF2, 0x01] + [UInt8](repeating: 0x55, count: 60))
         let fragments = pdu.fragments(handle: 0x41, fragmentSize: 27).map { HCIPacket.acl($0).h4Bytes }
-        let hex = ([create, disconnect] + fragments).map { $0.map { String(format: "%02x", $0) }.joined() }
+        let hex = ([create, disconnect] + fragments).map(\.hexString)
         let result = try await Subprocess.run(Interop.python, ["-c", """
             import sys
             from bumble import hci
@@ -91,6 +85,6 @@ struct BumbleCodecTests {
         try #require(out.count == 3, "\(result.stderr)")
         #expect(out[0] == "HCI_LE_Create_Connection_Command F0:F1:F2:F3:F4:F5 1 1 6 12 0 400")
         #expect(out[1] == "HCI_Disconnect_Command 65 19")
-        #expect(out[2] == "1 " + pdu.bytes.map { String(format: "%02x", $0) }.joined())
+        #expect(out[2] == "1 " + pdu.bytes.hexString)
     }
 }

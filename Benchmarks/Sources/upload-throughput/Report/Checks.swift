@@ -37,9 +37,9 @@ struct Checks {
             let oursOne = linkRows.first { $0.tool.hasPrefix("mcumgr (") && $0.depth == 1 }
             let peers = linkRows.filter { !$0.tool.hasPrefix("mcumgr (") }
             if let ours, let rate = ours.bytesPerSecond, !peers.isEmpty {
-                let slowest = peers.compactMap(\.bytesPerSecond).max() ?? 0
-                checks.append(Check(name: "\(link): our default depth beats both peers", passed: rate > slowest,
-                                    detail: "\(TextFormat.rate(rate)) against the best peer's \(TextFormat.rate(slowest))"))
+                let best = peers.compactMap(\.bytesPerSecond).max() ?? 0
+                checks.append(Check(name: "\(link): our default depth beats both peers", passed: rate > best,
+                                    detail: "\(TextFormat.rate(rate)) against the best peer's \(TextFormat.rate(best))"))
             }
             if let oursOne, let rate = oursOne.bytesPerSecond {
                 for peer in peers where peer.frame == oursOne.frame {

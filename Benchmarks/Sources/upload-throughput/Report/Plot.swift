@@ -1,4 +1,5 @@
 import Foundation
+import SMPTestSupport
 
 /// bytes/s against pipeline depth, one panel per link, with the link's limit drawn dashed;
 /// gnuplot (Debian's gnuplot-nox) draws `upload-throughput.png`.
@@ -48,7 +49,7 @@ struct Plot {
         try (script.joined(separator: "\n") + "\n").write(to: scriptFile, atomically: true, encoding: .utf8)
         let gnuplot = ["/usr/bin/gnuplot", "/usr/local/bin/gnuplot"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let gnuplot else { throw BenchError("gnuplot is not installed (make bench installs gnuplot-nox)") }
-        let run = try await ChildRun.run(gnuplot, [scriptFile.path])
-        guard run.status == 0 else { throw BenchError("gnuplot failed:\n\(run.transcript)") }
+        let run = try await Subprocess.run(gnuplot, [scriptFile.path])
+        guard run.status == 0 else { throw BenchError("gnuplot failed:\n\(run)") }
     }
 }

@@ -22,7 +22,7 @@ struct ChildRun: Sendable {
 
     /// Runs `executable` with `arguments` (standard input /dev/null, output to files) and waits
     /// for it, killing it after `timeout`.
-    static func run(_ executable: String, _ arguments: [String], environment extra: [String: String] = [:], timeout: Duration = .seconds(600)) async throws -> ChildRun {
+    static func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(600)) async throws -> ChildRun {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("upload-throughput-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -34,7 +34,6 @@ struct ChildRun: Sendable {
         environment["NO_COLOR"] = "1"
         environment["TERM"] = "dumb"
         environment["PYTHONUNBUFFERED"] = "1"
-        for (key, value) in extra { environment[key] = value }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -8,32 +8,22 @@ struct TestImage: Sendable {
     let path: String
     let bytes: [UInt8]
 
-    /// Bytes as MiB, for CPU per MiB.
-    var mebibytes: Double { Double(bytes.count) / 1_048_576 }
-
-    /// Makes (or reuses, in `directory`) an image with `payloadSize` pseudo-random payload bytes.
+    /// Makes, in `directory`, an image with `payloadSize` pseudo-random payload bytes.
     static func make(payloadSize: Int, slotSize: Int, in directory: URL) async throws -> TestImage {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let input = directory.appendingPathComponent("app-\(payloadSize).bin")
         let output = directory.appendingPathComponent("app-\(payloadSize).signed.bin")
-        var state: UInt64 = 0x9e37_79b9_7f4a_7c15 ^ UInt64(payloadSize)
-        var payload = [UInt8](repeating: 0, count: payloadSize)
-        for i in payload.indices {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            payload[i] = UInt8(truncatingIfNeeded: state)
-        }
-        try Data(payload).write(to: input)
+        var random = SeededRandom(seed: UInt64(payloadSize))
+        try Data(random.bytes(payloadSize)).write(to: input)
         let imgtool = BuiltProducts.venvTool("imgtool")
         guard FileManager.default.isExecutableFile(atPath: imgtool) else {
             throw BenchError("\(imgtool) is missing: run scripts/bootstrap.sh (make bench does) to create the venv")
         }
-        let run = try await ChildRun.run(
+        let run = try await Subprocess.run(
             imgtool,
             ["create", "--align", "4", "--version", "2.0.0+1", "--header-size", "0x200", "--pad-header",
              "--slot-size", "0x" + String(slotSize, radix: 16), input.path, output.path])
-        guard run.status == 0 else { throw BenchError("imgtool create failed:\n\(run.transcript)") }
+        guard run.status == 0 else { throw BenchError("imgtool create failed:\n\(run)") }
         let bytes = [UInt8](try Data(contentsOf: output))
         _ = try McuBootImage(bytes: bytes)
         return TestImage(path: output.path, bytes: bytes)
