@@ -121,11 +121,9 @@ struct VirtualLink {
         let ports = [Int.random(in: 20_000...29_999), Int.random(in: 30_000...39_999)]
         let directory = try Subprocess.temporaryDirectory("hci-bench-link")
         let python = BuiltProducts.venvTool("python")
-        // bumble.apps.controllers as is, plus a thread that exits when the lifeline closes (and
-        // SIGTERM unblocked: a child inherits the blocked signals of the thread that spawned it).
+        // bumble.apps.controllers as is, plus a thread that exits when the lifeline closes.
         let launcher = """
-            import os, runpy, signal, sys, threading
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+            import os, runpy, sys, threading
             threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
             sys.argv = ['bumble-controllers'] + sys.argv[1:]
             runpy.run_module('bumble.apps.controllers', run_name='__main__')

@@ -167,15 +167,7 @@ func checkACLSequence(_ data: [UInt8]) {
     let completed = HCIFuzzing.aclReassembly(data)
     var host = Host(handles: [0x001])
     var pdus = 0
-    var position = 0
-    while position + 4 <= data.count {
-        let declared = Int(data[position + 2]) | Int(data[position + 3]) << 8
-        let end = min(data.count, position + 4 + declared)
-        var bytes = Array(data[position..<end])
-        let length = bytes.count - 4
-        bytes[2] = UInt8(length & 0xFF)
-        bytes[3] = UInt8(length >> 8)
-        position = end
+    for bytes in HCIFuzzing.aclPacketBytes(data) {
         let packet: ACLDataPacket
         do throws(HCIDecodingError) {
             packet = try ACLDataPacket.decode(bytes)

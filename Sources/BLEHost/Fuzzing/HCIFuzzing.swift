@@ -47,14 +47,10 @@ public enum HCIFuzzing {
         _ = try? HCIEvent.decode(code: code, parameters: Array(data.dropFirst()))
     }
 
-    /// Reads `data` as a sequence of ACL packets (each: handle and flags, length, data, as HCI
-    /// carries them; a length past the end takes what is left) through L2CAP reassembly with
-    /// handle 0x001 open. Returns how many PDUs completed.
-    @discardableResult
-    public static func aclReassembly(_ data: [UInt8]) -> Int {
-        var reassembler = L2CAPReassembler(maximumPDUSize: 517)
-        reassembler.open(handle: 0x001)
-        var pdus = 0
+    /// Cuts `data` into ACL packets as HCI carries them (handle and flags, length, data); a length
+    /// past the end takes what is left and is rewritten to what was taken.
+    public static func aclPacketBytes(_ data: [UInt8]) -> [[UInt8]] {
+        var packets: [[UInt8]] = []
         var position = 0
         while position + 4 <= data.count {
             let declared = Int(data[position + 2]) | Int(data[position + 3]) << 8
@@ -63,7 +59,20 @@ public enum HCIFuzzing {
             let length = bytes.count - 4
             bytes[2] = UInt8(length & 0xFF)
             bytes[3] = UInt8(length >> 8)
+            packets.append(bytes)
             position = end
+        }
+        return packets
+    }
+
+    /// Reads `data` as a sequence of ACL packets (``aclPacketBytes(_:)``) through L2CAP reassembly
+    /// with handle 0x001 open. Returns how many PDUs completed.
+    @discardableResult
+    public static func aclReassembly(_ data: [UInt8]) -> Int {
+        var reassembler = L2CAPReassembler(maximumPDUSize: 517)
+        reassembler.open(handle: 0x001)
+        var pdus = 0
+        for bytes in aclPacketBytes(data) {
             guard let packet = try? ACLDataPacket.decode(bytes) else { continue }
             reassembler.append(packet) { event in if case .pdu = event { pdus += 1 } }
         }

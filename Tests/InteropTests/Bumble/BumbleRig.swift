@@ -55,11 +55,9 @@ final class BumbleRig: Sendable {
             let ptyPath = directory.appendingPathComponent("hci-pty").path
             let hostSpec = hostOverPTY ? "pty:\(ptyPath)" : "tcp-server:\(address):\(ports[1])"
             let controllersErr = directory.appendingPathComponent("controllers.err")
-            // bumble.apps.controllers as is, plus a thread that exits when the lifeline closes (and
-            // SIGTERM unblocked: a child inherits the blocked signals of the thread that spawned it).
+            // bumble.apps.controllers as is, plus a thread that exits when the lifeline closes.
             let launcher = """
-                import os, runpy, signal, sys, threading
-                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+                import os, runpy, sys, threading
                 threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
                 sys.argv = ['bumble-controllers'] + sys.argv[1:]
                 runpy.run_module('bumble.apps.controllers', run_name='__main__')

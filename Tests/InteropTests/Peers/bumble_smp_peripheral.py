@@ -11,7 +11,6 @@ It prints one line per event on standard output ("ready", "connected ...", "mtu 
 """
 import argparse
 import asyncio
-import signal
 import socket
 import sys
 
@@ -183,6 +182,4 @@ async def main():
 
 
 if __name__ == '__main__':
-    # A child inherits the signals its parent's thread blocked; SIGTERM must end this one.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     asyncio.run(main())
