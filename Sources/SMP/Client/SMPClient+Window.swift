@@ -1,3 +1,5 @@
+import CBOR
+
 extension SMPClient {
     /// After narrowing, the window grows by one after this many answers in a row; the interval
     /// doubles each time the device runs short again, so the window settles at what it holds.
@@ -22,14 +24,9 @@ extension SMPClient {
         narrow(to: max(1, min(window - 1, held)))
     }
 
-    /// Whether an answer refuses its request for lack of a buffer or because the device is busy.
-    /// Only read while a window wider than 1 is allowed: with one request at a time there is
-    /// nothing to narrow.
-    func refusesForLackOfRoom(_ packet: SMPPacket) -> Bool {
-        guard configuration.maximumInFlight > 1,
-              let response = try? packet.decodedPayload(),
-              case .status(let code, _)? = try? SMPDeviceError(response: response)
-        else { return false }
+    /// Whether a decoded answer refuses its request for lack of a buffer or because the device is busy.
+    func refusesForLackOfRoom(_ response: CBORValue) -> Bool {
+        guard case .status(let code, _)? = try? SMPDeviceError(response: response) else { return false }
         return code == .noMemory || code == .busy
     }
 

@@ -270,8 +270,15 @@ public actor SMPClient {
             logger.debug("ignoring a response for seq \(header.sequence) of another command: \(describe(header))")
             return
         }
-        if refusesForLackOfRoom(packet) { deviceRefused(entry.token) }
-        finish(header.sequence, token: entry.token, with: .success(packet))
+        // With a window wider than 1, every answer is read here for a refusal (ENOMEM, busy);
+        // the packet keeps what was decoded, so its reader does not decode it again.
+        var answer = packet
+        if configuration.maximumInFlight > 1 {
+            let read = packet.keepingDecodedPayload()
+            answer = read.packet
+            if let payload = read.payload, refusesForLackOfRoom(payload) { deviceRefused(entry.token) }
+        }
+        finish(header.sequence, token: entry.token, with: .success(answer))
     }
 
     func describe(_ header: SMPHeader) -> String {

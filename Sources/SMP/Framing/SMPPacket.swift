@@ -6,6 +6,9 @@ public struct SMPPacket: Sendable, Hashable {
     public private(set) var header: SMPHeader
     /// The payload bytes.
     public let payload: [UInt8]
+    /// The payload as CBOR, when the session already read it (and the nesting limit it read it
+    /// with): an answer is decoded once, whoever looks at it first. Not part of the packet's value.
+    private var decoded: (maximumDepth: Int, value: CBORValue)?
 
     /// Makes a packet, setting the header's length from the payload.
     public init(header: SMPHeader, payload: [UInt8]) throws(SMPFramingError) {
@@ -53,6 +56,29 @@ public struct SMPPacket: Sendable, Hashable {
     /// The payload parsed as CBOR (an empty payload reads as an empty map).
     public func decodedPayload(reader: CBORReader = CBORReader()) throws(CBORDecodingError) -> CBORValue {
         if payload.isEmpty { return .map([]) }
+        if let decoded, decoded.maximumDepth == reader.maximumDepth { return decoded.value }
         return try reader.decode(payload)
+    }
+
+    /// This packet with its payload decoded by `reader` and kept, so that later readers of the
+    /// payload do not decode it again; unchanged when the payload is not CBOR.
+    func keepingDecodedPayload(reader: CBORReader = CBORReader()) -> (packet: SMPPacket, payload: CBORValue?) {
+        guard !payload.isEmpty, decoded == nil, let value = try? reader.decode(payload) else {
+            return (self, try? decodedPayload(reader: reader))
+        }
+        var copy = self
+        copy.decoded = (reader.maximumDepth, value)
+        return (copy, value)
+    }
+
+    /// Packets are equal when their header and payload bytes are.
+    public static func == (lhs: SMPPacket, rhs: SMPPacket) -> Bool {
+        lhs.header == rhs.header && lhs.payload == rhs.payload
+    }
+
+    /// Hashes the header and payload bytes.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(header)
+        hasher.combine(payload)
     }
 }
