@@ -4,7 +4,9 @@ import McuMgr
 import SMP
 import SMPBLE
 import SMPSimulator
+import SMPTestSupport
 import SMPTestTraits
+import Synchronization
 import Testing
 
 @Suite("SMP over GATT against the simulator's peripheral (socketpair)")
@@ -113,6 +115,37 @@ struct BLETransportTests {
             #expect(await transport.maximumPacketSize == 182)
             #expect(try await DefaultManager(client: client).echo("second") == "second")
             #expect(await connections.count == 2)
+        }
+    }
+
+    @Test("a write that finds the link ended: the next connect() opens a new bearer at once, before the old bearer's close event")
+    func reconnectAfterWriteOnEndedLink() async throws {
+        let device = SimulatedDevice(configuration: BLEFixtures.configuration(), logger: BLEFixtures.quietLogger)
+        let peripheral = await SimulatorGATTPeripheral.start(device: device, configuration: GATTPeripheralConfiguration(), logger: BLEFixtures.quietLogger)
+        let bearers = Mutex<[SeverableBearer]>([])
+        let connector = BLEConnector("severable links") { () async throws(BLEError) -> any ATTBearer in
+            let inner: FileDescriptorBearer
+            do { inner = try await peripheral.connectSocketPair() } catch { throw .hostDown("\(error)") }
+            let bearer = SeverableBearer(inner)
+            bearers.withLock { $0.append(bearer) }
+            return bearer
+        }
+        let transport = BLETransport(connector: connector, logger: BLEFixtures.quietLogger)
+        let client = BLEFixtures.client(transport)
+        try await guarded(cleanup: { await client.close(); await peripheral.close() }) { () async throws in
+            try await transport.connect()
+            #expect(try await DefaultManager(client: client).echo("first") == "first")
+
+            bearers.withLock { $0[0] }.sever(reason: "connection 0x0001 ended")
+            // An echo request ("hello"), smp-reference §8.1.
+            let echo = HexText.bytes("0a 00 00 09 00 00 42 00 a1 61 64 65 68 65 6c 6c 6f")
+            await #expect(throws: SMPTransportError.disconnected(reason: "connection 0x0001 ended")) {
+                try await transport.send(echo)
+            }
+            // The old bearer's inbound is still open: connect() must not take the link for up.
+            try await transport.connect()
+            #expect(bearers.withLock { $0.count } == 2)
+            #expect(try await DefaultManager(client: client).echo("second") == "second")
         }
     }
 

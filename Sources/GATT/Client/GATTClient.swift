@@ -229,7 +229,13 @@ public actor GATTClient {
         do {
             try await bearer.send(pdu.bytes)
         } catch {
-            if case .closed(let reason) = error { throw .closed(reason: reason) }
+            if case .closed(let reason) = error {
+                // The bearer may know of the end before its `.closed` event reaches this client
+                // (a host that handled Disconnection Complete); from now on the client is closed,
+                // so whoever checks `isClosed` to decide on reconnecting sees it at once.
+                if closeReason == nil { closeReason = reason }
+                throw .closed(reason: reason)
+            }
             throw .bearer(error)
         }
     }
