@@ -61,8 +61,10 @@ public final class UDPTransport: SMPTransport {
         let bindHost = remote.protocol == .inet6 ? "::" : "0.0.0.0"
         let channel: any Channel
         do {
+            // No SO_REUSEADDR: on Linux, two UDP sockets that both set it can be given the same
+            // ephemeral port, and then one receives the other's answers (seen as sessions in
+            // parallel tests timing out and resending a write the device had already taken).
             channel = try await DatagramBootstrap(group: group)
-                .channelOption(.socketOption(.so_reuseaddr), value: 1)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(DatagramReceiver(remote: remote, sink: sink))
@@ -84,6 +86,11 @@ public final class UDPTransport: SMPTransport {
             return
         }
         sink.yield(.connected)
+    }
+
+    /// The local address the session's datagrams leave from, once connected.
+    public var localAddress: SocketAddress? {
+        state.withLock { $0.channel?.localAddress }
     }
 
     /// Sends one SMP packet as one datagram.

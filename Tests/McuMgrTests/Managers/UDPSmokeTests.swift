@@ -1,3 +1,4 @@
+import Glibc
 import McuBoot
 import McuMgr
 import SMP
@@ -7,6 +8,29 @@ import Testing
 
 @Suite("Managers over UDP")
 struct UDPSmokeTests {
+    @Test("the session's UDP port is its own: another socket cannot bind it, even with SO_REUSEADDR")
+    func clientPortIsNotShared() async throws {
+        let transport = UDPTransport(host: "127.0.0.1", port: 9)
+        try await transport.connect()
+        defer { Task { await transport.close() } }
+        let port = try #require(transport.localAddress?.port)
+        let other = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        #expect(other >= 0)
+        defer { close(other) }
+        var yes: Int32 = 1
+        setsockopt(other, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr = in_addr(s_addr: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(other, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        let failure = errno
+        #expect(bound == -1)
+        #expect(failure == EADDRINUSE)
+    }
+
     @Test func managersOverUDPAgainstTheSimulator() async throws {
         let device = SimulatedDevice(configuration: ManagerHarness.configuration(), logger: ManagerHarness.quietLogger)
         let server = try await SimulatorUDPServer.start(device: device, host: "127.0.0.1", port: 0)
