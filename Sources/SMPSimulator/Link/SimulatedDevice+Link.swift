@@ -58,7 +58,7 @@ extension SimulatedDevice {
             return
         }
         clock.task {
-            try? await clock.sleep(until: done)
+            try? await clock.sleepExactly(until: done)
             self.admit(packet, transport: transport, reply: reply, generation: gen)
         }
     }
@@ -104,7 +104,7 @@ extension SimulatedDevice {
         let result = core.process(packet, transport: transport, startedAt: origin)
         for record in result.records { keep(record) }
         if result.flashBytesWritten > 0 && link.flashWriteTimePerByte > .zero {
-            try? await clock.sleep(for: link.flashWriteTimePerByte * result.flashBytesWritten)
+            try? await clock.sleepExactly(for: link.flashWriteTimePerByte * result.flashBytesWritten)
         }
         for effect in result.effects { await apply(effect, transport: transport) }
         let responses = result.responses
@@ -115,7 +115,7 @@ extension SimulatedDevice {
         }
         let latency = link.latency
         clock.task {
-            if latency > .zero { try? await clock.sleep(for: latency) }
+            if latency > .zero { try? await clock.sleepExactly(for: latency) }
             for response in responses { await self.transmit(response, transport: transport, reply: reply, generation: gen) }
             self.release()
         }
@@ -154,7 +154,7 @@ extension SimulatedDevice {
     /// Waits for the outgoing wire (bandwidth) and delivers.
     func onWire(_ response: [UInt8], reply: ResponseSink, generation gen: Int) async {
         if let done = reserveWire(&egressWireFree, bytes: response.count) {
-            try? await clock.sleep(until: done)
+            try? await clock.sleepExactly(until: done)
         }
         guard gen == generation else { return }
         await reply(response)

@@ -44,6 +44,6 @@ public struct SerialLinePacer: Sendable {
     /// Books `count` bytes and waits until they are through.
     public mutating func pass(_ count: Int) async {
         guard let done = reserve(count) else { return }
-        try? await clock.sleep(until: done)
+        try? await clock.sleepExactly(until: done)
     }
 }

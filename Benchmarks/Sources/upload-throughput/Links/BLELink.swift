@@ -43,7 +43,10 @@ struct BLELink: BenchLink {
     /// Uplink: every request packet goes as writes of at most MTU − 3 value bytes, each an ATT PDU
     /// cut into link-layer packets; a connection event carries `packetsPerEvent` of them per
     /// `connectionInterval`. A round trip takes at least the events that carry the request plus
-    /// the next event for the notification that answers it.
+    /// the next event for the notification that answers it. Downlink: the device sends at most
+    /// one answer per connection event, as Zephyr's `smp_bt` waits for each notification's sent
+    /// callback before it handles the next request (the peripheral models that wait; an upload
+    /// answer of about 20 bytes is one notification at these MTUs).
     func limit(window: Int, chunk: Int, packet: Int) -> Double? {
         let value = mtu - 3
         let writes = (packet + value - 1) / value
@@ -54,7 +57,8 @@ struct BLELink: BenchLink {
         let bandwidth = Double(chunk) * perEvent / interval / Double(linkPackets)
         let events = (linkPackets + model.packetsPerEvent - 1) / model.packetsPerEvent
         let roundTrip = Double(events + 1) * interval
-        return min(bandwidth, Double(min(window, buffers.count) * chunk) / roundTrip)
+        let answersPerSecond = 1 / interval
+        return min(bandwidth, Double(chunk) * answersPerSecond, Double(min(window, buffers.count) * chunk) / roundTrip)
     }
 }
 

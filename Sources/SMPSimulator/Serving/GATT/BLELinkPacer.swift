@@ -24,7 +24,7 @@ actor BLELinkPacer {
     /// until its last packet is through.
     func transmit(attPDUSize size: Int, availableAt available: SMPInstant) async {
         let finish = book(packets: model.linkLayerPackets(forATTPDU: size), availableAt: available)
-        try? await clock.sleep(until: finish)
+        try? await clock.sleepExactly(until: finish)
     }
 
     /// Books `packets` and returns when the last one ends.
