@@ -21,6 +21,10 @@ struct MCUmgrSim: AsyncParsableCommand {
 
     /// Runs the command with a bare `--serial` turned into `--serial-pty` (a new pty).
     static func main() async {
+        // One thread for the sockets and the devices (serial and BLE block on threads of their
+        // own): a request then reaches its device and its answer the socket without crossing
+        // threads, and the link model's latency is a timer on that same event loop.
+        UDPTransport.runConcurrencyOnOneEventLoopThread()
         await main(SerialArgument.rewrite(Array(CommandLine.arguments.dropFirst())))
     }
 
