@@ -85,7 +85,7 @@ struct BenchPlan: Sendable {
     /// Each row's image is at least `imageKiB` and big enough for about 2 s at the link's air
     /// ceiling: the engine sends the first chunk alone and waits for its answer (the device may
     /// resume), a start-up of about three connection events that would otherwise weigh 10 % and
-    /// more on a fast link's 64 KiB, where the limit is a steady-state figure.
+    /// more on a fast link's smallest image, where the limit is a steady-state figure.
     static func bleRows(depths: [Int], imageKiB: Int) -> [EngineRow] {
         let buffers = DeviceBuffers(size: 2475, count: 8)
         let phys: [(BLELinkModel.PHY, Bool)] = [(.le1M, false), (.le1M, true), (.le2M, true)]

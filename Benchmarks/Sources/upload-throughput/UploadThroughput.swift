@@ -26,10 +26,10 @@ struct UploadThroughput: AsyncParsableCommand {
     var cpuSize = 1024
 
     @Option(help: "Image payload size in KiB for the serial rows (a 115200-baud line moves about 8 kB/s).")
-    var serialSize = 40
+    var serialSize = 32
 
     @Option(help: "Smallest image payload in KiB for the BLE rows (1M without DLE moves under 30 kB/s); faster links get about 2 s of their air ceiling, up to 512 KiB.")
-    var bleSize = 64
+    var bleSize = 48
 
     @Option(help: "Runs per row; tables show the median.")
     var runs = 3
