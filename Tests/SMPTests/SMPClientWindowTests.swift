@@ -68,9 +68,12 @@ struct SMPClientWindowTests {
     func windowNarrowsAndWidens() async throws {
         try await virtualTime { clock async throws in
             let f = ClientFixture(clock: clock, window: 4)
-            _ = await f.device(handler: echoHandler)
-            #expect(try await echo(f.client, "a") == "a")
-            await f.client.deviceHadNoRoom()
+            // The device refuses its first request for lack of a buffer (MGMT_ERR_ENOMEM), then
+            // echoes; the session narrows its window on the refusal and resends after a back-off.
+            _ = await f.device { request, arrival in
+                arrival == 0 ? .payload(.textMap(["rc": .unsigned(2)])) : await echoHandler(request, arrival)
+            }
+            #expect(try await echo(f.client, "refused") == "refused")
             #expect(await f.client.window == 1)
             for i in 0..<(32 + 64) { _ = try await echo(f.client, "n\(i)") }
             // Widened once after 64 answers (the probe interval doubled from 32 on narrowing).

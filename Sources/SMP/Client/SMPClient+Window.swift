@@ -5,17 +5,10 @@ extension SMPClient {
     /// doubles each time the device runs short again, so the window settles at what it holds.
     static let initialWindowProbeInterval = 32
 
-    /// Tells the session the device ran short of buffers (`MGMT_ERR_ENOMEM`) or was busy: the
-    /// window narrows to the requests in flight now (at least 1, and at least one less than
-    /// before), and widens again one at a time as answers come. The session does this by itself
-    /// when such an answer arrives; this is for callers that learn of it some other way.
-    public func deviceHadNoRoom() {
-        narrow(to: max(1, min(window - 1, inFlight)))
-    }
-
-    /// An answer refused the request `token` for lack of room: the device held the requests sent
-    /// before it that are still unanswered, and the window narrows to them (at least 1, and at
-    /// least one less than before). A refused request submitted before the window last narrowed
+    /// An answer refused the request `token` for lack of room (`MGMT_ERR_ENOMEM`, busy): the
+    /// device held the requests sent before it that are still unanswered, and the window narrows
+    /// to them (at least 1, and at least one less than before), to widen again one at a time as
+    /// answers come. A refused request submitted before the window last narrowed
     /// was sent under the wider window and changes nothing, so a burst of refusals narrows the
     /// window once, whatever answers arrive between them.
     func deviceRefused(_ token: UInt64) {

@@ -63,9 +63,7 @@ public struct SMPPacket: Sendable, Hashable {
     /// This packet with its payload decoded by `reader` and kept, so that later readers of the
     /// payload do not decode it again; unchanged when the payload is not CBOR.
     func keepingDecodedPayload(reader: CBORReader = CBORReader()) -> (packet: SMPPacket, payload: CBORValue?) {
-        guard !payload.isEmpty, decoded == nil, let value = try? reader.decode(payload) else {
-            return (self, try? decodedPayload(reader: reader))
-        }
+        guard let value = try? decodedPayload(reader: reader) else { return (self, nil) }
         var copy = self
         copy.decoded = (reader.maximumDepth, value)
         return (copy, value)
