@@ -35,6 +35,8 @@ let package = Package(
         // DER of RSA keys, checked before BoringSSL parses them (see Sources/McuBoot/RSAPublicKeyDER.swift).
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Deque for the I/O queues of the descriptor bearers and the LE host's inbox.
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
@@ -72,7 +74,9 @@ let package = Package(
         // ATT and GATT client over an ATT bearer (knows nothing of SMP).
         .target(
             name: "GATT",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"), .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: strict
         ),
 
@@ -87,7 +91,10 @@ let package = Package(
         // signalling channels): an ATT bearer for the GATT client without a kernel Bluetooth stack.
         .target(
             name: "BLEHost",
-            dependencies: ["GATT", "CBlueZ", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "GATT", "CBlueZ", .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: strict
         ),
 

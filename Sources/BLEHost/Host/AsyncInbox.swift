@@ -1,3 +1,4 @@
+import DequeModule
 import Synchronization
 
 /// A bounded first-in, first-out hand-over from one producer task to one consumer: the producer
@@ -8,24 +9,12 @@ final class AsyncInbox<Element: Sendable>: Sendable {
     private let state: Mutex<State>
 
     private struct State {
-        var queue: [Element] = []
-        var head = 0
+        var queue: Deque<Element> = []
         var finished = false
         var consumer: CheckedContinuation<Element?, Never>?
-        var producers: [CheckedContinuation<Void, Never>] = []
+        var producers: Deque<CheckedContinuation<Void, Never>> = []
 
-        var count: Int { queue.count - head }
-
-        mutating func pop() -> Element? {
-            guard head < queue.count else { return nil }
-            let element = queue[head]
-            head += 1
-            if head == queue.count {
-                queue.removeAll(keepingCapacity: true)
-                head = 0
-            }
-            return element
-        }
+        var count: Int { queue.count }
     }
 
     init(capacity: Int) {
@@ -61,10 +50,10 @@ final class AsyncInbox<Element: Sendable>: Sendable {
             var producers: [CheckedContinuation<Void, Never>] = []
             if last {
                 s.finished = true
-                producers = s.producers
+                producers = Array(s.producers)
                 s.producers = []
             }
-            guard let consumer = s.consumer, let first = s.pop() else { return (nil, producers) }
+            guard let consumer = s.consumer, let first = s.queue.popFirst() else { return (nil, producers) }
             s.consumer = nil
             return ((consumer, first), producers)
         }
@@ -77,8 +66,8 @@ final class AsyncInbox<Element: Sendable>: Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<Element?, Never>) in
             // (ready, element, producer): ready is false when the consumer now waits.
             let (ready, element, producer) = state.withLock { s -> (Bool, Element?, CheckedContinuation<Void, Never>?) in
-                if let element = s.pop() {
-                    return (true, element, s.producers.isEmpty ? nil : s.producers.removeFirst())
+                if let element = s.queue.popFirst() {
+                    return (true, element, s.producers.popFirst())
                 }
                 if s.finished { return (true, nil, nil) }
                 s.consumer = continuation

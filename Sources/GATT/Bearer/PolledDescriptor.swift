@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import DequeModule
 import Foundation
 import Logging
 import Synchronization
@@ -68,26 +69,14 @@ package final class PolledDescriptor<Event: Sendable, Failure: Error>: Sendable 
     }
 
     private struct State {
-        var pending: [PendingWrite] = []
-        var received: [Event] = []
-        var receivedHead = 0
+        var pending: Deque<PendingWrite> = []
+        var received: Deque<Event> = []
         var consumer: CheckedContinuation<Event?, Never>?
         var closing = false
         var closedReason: String?
         var closeWaiters: [CheckedContinuation<Void, Never>] = []
 
-        var backlog: Int { received.count - receivedHead }
-
-        /// Takes the oldest waiting event (there is one).
-        mutating func takeFirst() -> Event {
-            let event = received[receivedHead]
-            receivedHead += 1
-            if receivedHead == received.count {
-                received.removeAll(keepingCapacity: true)
-                receivedHead = 0
-            }
-            return event
-        }
+        var backlog: Int { received.count }
     }
 
     /// Takes ownership of `descriptor` and makes it non-blocking; ``start(threadName:)`` starts reading.
@@ -144,7 +133,7 @@ package final class PolledDescriptor<Event: Sendable, Failure: Error>: Sendable 
         await withCheckedContinuation { (continuation: CheckedContinuation<Event?, Never>) in
             let next = state.withLock { s -> Next in
                 if s.backlog > 0 {
-                    let event = s.takeFirst()
+                    let event = s.received.removeFirst()
                     // The thread stops reading at the read-ahead limit: tell it there is room again.
                     return .event(event, wake: s.backlog == readAhead - 1 && s.closedReason == nil)
                 }
@@ -274,10 +263,10 @@ package final class PolledDescriptor<Event: Sendable, Failure: Error>: Sendable 
     /// Queues events for the consumer, handing the first to it if it waits.
     private func deliver(_ events: [Event]) {
         let handoff = state.withLock { s -> (CheckedContinuation<Event?, Never>, Event)? in
-            s.received += events
+            s.received.append(contentsOf: events)
             guard let consumer = s.consumer, s.backlog > 0 else { return nil }
             s.consumer = nil
-            return (consumer, s.takeFirst())
+            return (consumer, s.received.removeFirst())
         }
         if let (consumer, event) = handoff { consumer.resume(returning: event) }
     }
@@ -314,12 +303,12 @@ package final class PolledDescriptor<Event: Sendable, Failure: Error>: Sendable 
         let (writes, handoff, waiters) = state.withLock { s in
             s.closedReason = reason
             let writes = s.pending
-            s.pending = []
+            s.pending.removeAll()
             s.received.append(closedEvent(reason))
             var handoff: (CheckedContinuation<Event?, Never>, Event)?
             if let consumer = s.consumer {
                 s.consumer = nil
-                handoff = (consumer, s.takeFirst())
+                handoff = (consumer, s.received.removeFirst())
             }
             let waiters = s.closeWaiters
             s.closeWaiters = []
