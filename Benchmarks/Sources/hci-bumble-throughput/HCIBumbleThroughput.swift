@@ -44,8 +44,18 @@ struct HCIBumbleThroughput: AsyncParsableCommand {
             setenv("MCUMGR_BIN_DIR", url.deletingLastPathComponent().path, 1)
         }
         try BuiltProducts.requirePeers(["python"])
-        let rig = try await VirtualLink.start()
-        defer { rig.stop() }
+        let rig = try await Self.startLink()
+        do {
+            try await measure(on: rig)
+        } catch {
+            await rig.stop()
+            throw error
+        }
+        await rig.stop()
+    }
+
+    /// Our host at each depth, then smpclient's bumble transport, through `rig`.
+    private func measure(on rig: BumbleLink) async throws {
         let image = try makeImage()
 
         print("Upload of \(image.bytes.count) bytes through bumble's virtual link (27-byte ACL buffers, ATT MTU 498)")
@@ -78,6 +88,14 @@ struct HCIBumbleThroughput: AsyncParsableCommand {
         }
     }
 
+    /// bumble's virtual link with the SMP peripheral and `mcumgr-sim` behind it, once it advertises.
+    static func startLink() async throws -> BumbleLink {
+        let link = try await BumbleLink.launch(addressPrefix: "127.78", simulatorArguments: ["--boot-time", "200"])
+        if await link.waitFor("ready") { return link }
+        await link.stop()
+        throw ProcessError("bumble's controllers and peripheral did not start:\n\(link.errorLog)")
+    }
+
     /// smpclient's bumble transport: erase slot 1, upload, print bytes/s.
     static let smpclientScript = """
         import asyncio, sys, time
@@ -101,65 +119,5 @@ struct HCIBumbleThroughput: AsyncParsableCommand {
         var builder = McuBootImageBuilder(payload: random.bytes(size * 1024), version: McuBootVersion(string: "1.2.3")!)
         builder.headerSize = 0x200
         return try builder.buildImage()
-    }
-}
-
-/// bumble's two virtual controllers on one virtual link, the SMP peripheral of the interop tests
-/// (Tests/InteropTests/Peers/bumble_smp_peripheral.py) on the first, `mcumgr-sim` behind it over
-/// UDP, and the second controller (on `hostPort`) for the host being measured. Every child holds
-/// a lifeline on its standard input, so none outlives this process.
-struct VirtualLink {
-    let address: String
-    let hostPort: Int
-    let simulator: SimulatorProcess
-    let controllers: ChildProcess
-    let peripheral: ChildProcess
-
-    /// Starts everything and waits until the peripheral advertises.
-    static func start() async throws -> VirtualLink {
-        let address = "127.78.\(UInt8.random(in: 1...254)).\(UInt8.random(in: 1...254))"
-        let ports = [Int.random(in: 20_000...29_999), Int.random(in: 30_000...39_999)]
-        let directory = try Subprocess.temporaryDirectory("hci-bench-link")
-        let python = BuiltProducts.venvTool("python")
-        // bumble.apps.controllers as is, plus a thread that exits when the lifeline closes.
-        let launcher = """
-            import os, runpy, sys, threading
-            threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
-            sys.argv = ['bumble-controllers'] + sys.argv[1:]
-            runpy.run_module('bumble.apps.controllers', run_name='__main__')
-            """
-        let controllers = try Subprocess.launch(
-            python, ["-c", launcher, "tcp-server:\(address):\(ports[0])", "tcp-server:\(address):\(ports[1])"],
-            stdout: directory.appendingPathComponent("controllers.out"), stderr: nil, lifeline: true)
-        let simulator: SimulatorProcess
-        do {
-            simulator = try await SimulatorProcess.start(["--boot-time", "200"], endpoint: "\(address):1337")
-        } catch {
-            controllers.terminate()
-            throw error
-        }
-        let out = directory.appendingPathComponent("peripheral.out")
-        let script = BuiltProducts.packageRoot.path + "/Tests/InteropTests/Peers/bumble_smp_peripheral.py"
-        let peripheral = try Subprocess.launch(
-            python, [script, "--transport", "tcp-client:\(address):\(ports[0])", "--sim", "\(address):1337"],
-            stdout: out, stderr: directory.appendingPathComponent("peripheral.err"), lifeline: true)
-        let link = VirtualLink(address: address, hostPort: ports[1], simulator: simulator, controllers: controllers, peripheral: peripheral)
-        let clock = SMPClock.continuous
-        let deadline = clock.now + .seconds(30)
-        while clock.now < deadline, peripheral.isRunning, controllers.isRunning {
-            let printed = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
-            if printed.split(separator: "\n").contains("ready") { return link }
-            try await clock.sleep(for: .milliseconds(20))
-        }
-        link.stop()
-        let log = (try? String(contentsOf: directory.appendingPathComponent("peripheral.err"), encoding: .utf8)) ?? ""
-        throw ProcessError("bumble's controllers and peripheral did not start:\n\(log)")
-    }
-
-    /// Stops the peripheral, the controllers and the simulator.
-    func stop() {
-        peripheral.terminate()
-        controllers.terminate()
-        simulator.stop()
     }
 }
