@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A dotted-quad IPv4 address as a number, to count consecutive addresses: a fleet's devices
 /// on `127.0.0.2`, `127.0.0.3`, … (`mcumgr fleet --udp-range`, `mcumgr-sim --devices`).
 public struct IPv4Address: Sendable, Hashable, Comparable, CustomStringConvertible {
@@ -9,16 +13,12 @@ public struct IPv4Address: Sendable, Hashable, Comparable, CustomStringConvertib
         self.value = value
     }
 
-    /// Parses four decimal bytes separated by dots (`127.0.0.2`); nil for anything else.
+    /// Parses four decimal bytes separated by dots (`127.0.0.2`, as `inet_pton` reads them); nil
+    /// for anything else.
     public init?(_ text: String) {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4 else { return nil }
-        var value: UInt32 = 0
-        for part in parts {
-            guard !part.isEmpty, part.count <= 3, part.allSatisfy({ $0.isASCII && $0.isNumber }), let byte = UInt8(part) else { return nil }
-            value = value << 8 | UInt32(byte)
-        }
-        self.value = value
+        var address = in_addr()
+        guard inet_pton(AF_INET, text, &address) == 1 else { return nil }
+        self.value = UInt32(bigEndian: address.s_addr)
     }
 
     /// The address `count` further on; nil past `255.255.255.255` (or below `0.0.0.0`).
@@ -29,7 +29,12 @@ public struct IPv4Address: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     /// The dotted text.
-    public var description: String { [24, 16, 8, 0].map { String(value >> UInt32($0) & 0xff) }.joined(separator: ".") }
+    public var description: String {
+        var address = in_addr(s_addr: value.bigEndian)
+        var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+        _ = inet_ntop(AF_INET, &address, &text, socklen_t(text.count))
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 
     /// Orders addresses by their number.
     public static func < (lhs: IPv4Address, rhs: IPv4Address) -> Bool { lhs.value < rhs.value }
