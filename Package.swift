@@ -189,7 +189,7 @@ let package = Package(
         .executableTarget(
             name: "mcumgr-sim",
             dependencies: [
-                "SMPSimulator", "SMPUDP", "SMPSerial", "Hex",
+                "SMPSimulator", "SMPUDP", "SMP", "SMPSerial", "Hex",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -232,7 +232,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SMPSimulatorTests",
-            dependencies: ["SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "SMPTestSupport", "SMPTestTraits"],
+            dependencies: [
+                "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "SMPTestSupport", "SMPTestTraits",
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

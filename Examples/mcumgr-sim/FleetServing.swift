@@ -72,7 +72,7 @@ extension MCUmgrSim {
             plan[index]?.apply(to: &configuration, faults: &faults, parameters: parameters)
             var logger = Logger(label: "mcumgr-sim")
             logger[metadataKey: "device"] = "\(index)"
-            let device = SimulatedDevice(configuration: configuration, link: linkConfiguration(), faults: faults, logger: logger)
+            let device = SimulatedDevice(configuration: configuration, link: linkConfiguration(), faults: faults, clock: deviceClock, logger: logger)
             await device.installRunningImages(version: imageVersion, payloadSize: imageSize)
             if let secondary {
                 let bytes = MCUbootImageMaker.make(version: secondaryVersion, payloadSize: imageSize, seed: 0x5ec0_0d)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Hex
 import Logging
+import SMP
 import SMPSerial
 import SMPSimulator
 import SMPUDP
@@ -23,7 +24,8 @@ struct MCUmgrSim: AsyncParsableCommand {
     static func main() async {
         // One thread for the sockets and the devices (serial and BLE block on threads of their
         // own): a request then reaches its device and its answer the socket without crossing
-        // threads, and the link model's latency is a timer on that same event loop.
+        // threads, and the link model's latency is a timer of that same event loop (the device
+        // clock is `.singletonEventLoop`, not a Dispatch timer on another thread).
         UDPTransport.runConcurrencyOnOneEventLoopThread()
         await main(SerialArgument.rewrite(Array(CommandLine.arguments.dropFirst())))
     }
@@ -84,6 +86,13 @@ struct MCUmgrSim: AsyncParsableCommand {
 
     @Option(name: .customLong("flash-ns-per-byte"), help: "Nanoseconds flash takes to write one byte.")
     var flashNanosecondsPerByte: Int = 0
+
+    @Option(
+        name: .customLong("timer-spin"),
+        help: ArgumentHelp(
+            "Microseconds before each link-model deadline (latency, wire and air time) to stop sleeping and keep the event loop turning, so the model's times hold on a machine that wakes late from idle (a VM wakes 0.2–0.5 ms late). Costs CPU while answers wait.",
+            valueName: "us"))
+    var timerSpin: Int = 0
 
     @Option(name: .customLong("drop"), help: "Percent of packets dropped (both directions).")
     var drop: Double = 0
@@ -238,6 +247,7 @@ struct MCUmgrSim: AsyncParsableCommand {
         if raw && consoleNoise { throw ValidationError("--console-noise needs console framing: raw packets cannot share the line with log text") }
         guard (1...8).contains(images) else { throw ValidationError("--images must be 1 to 8") }
         guard busy >= 0 else { throw ValidationError("--busy must be 0 or more") }
+        guard (0...1_000_000).contains(timerSpin) else { throw ValidationError("--timer-spin must be 0 to 1000000 microseconds") }
         if secondary != nil, mode.slotsPerImage < 2 {
             throw ValidationError("--secondary needs a mode with two slots per image, not \(mode)")
         }
@@ -256,7 +266,7 @@ struct MCUmgrSim: AsyncParsableCommand {
         if let deviceCount { return try await serveFleet(count: deviceCount) }
         let device = SimulatedDevice(
             configuration: deviceConfiguration(), link: linkConfiguration(), faults: faultConfiguration(),
-            logger: Logger(label: "mcumgr-sim"))
+            clock: deviceClock, logger: Logger(label: "mcumgr-sim"))
         await device.installRunningImages(version: imageVersion, payloadSize: imageSize)
         if let secondary {
             let bytes = MCUbootImageMaker.make(version: secondaryVersion, payloadSize: imageSize, seed: 0x5ec0_0d)
@@ -293,6 +303,9 @@ struct MCUmgrSim: AsyncParsableCommand {
         for server in servers { await server.close() }
         await serialServer?.close()
     }
+
+    /// The devices' time: timers of the one event loop, spinning for `--timer-spin` before each deadline.
+    var deviceClock: SMPClock { .singletonEventLoop(spin: .microseconds(timerSpin)) }
 
     func deviceConfiguration() -> DeviceConfiguration {
         var c = DeviceConfiguration()

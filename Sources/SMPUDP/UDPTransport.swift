@@ -102,8 +102,19 @@ public final class UDPTransport: SMPTransport {
         if closed { throw .closed }
         guard let channel, let remote else { throw .notConnected }
         let buffer = channel.allocator.buffer(bytes: packet)
+        let loop = channel.eventLoop
+        let written = loop.makePromise(of: Void.self)
+        channel.writeAndFlush(AddressedEnvelope(remoteAddress: remote, data: buffer), promise: written)
         do {
-            try await channel.writeAndFlush(AddressedEnvelope(remoteAddress: remote, data: buffer))
+            if loop.inEventLoop {
+                // On the channel's own thread (as in `runConcurrencyOnOneEventLoopThread`) a
+                // datagram is usually written before `writeAndFlush` returns: take that result at
+                // once instead of suspending for it, which would cost a task switch per packet.
+                let outcome = NIOLoopBoundBox<Result<Void, any Error>?>(nil, eventLoop: loop)
+                written.futureResult.whenComplete { outcome.value = $0 }
+                if let result = outcome.value { return try result.get() }
+            }
+            try await written.futureResult.get()
         } catch {
             throw .io("UDP send to \(remote) failed: \(error)")
         }

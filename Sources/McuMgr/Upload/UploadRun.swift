@@ -11,6 +11,15 @@ struct UploadChunk: Sendable {
     let isFirst: Bool
 }
 
+/// One chunk's request, encoded ahead of its turn.
+struct PreparedChunk: Sendable {
+    let offset: Int
+    let length: Int
+    let isFirst: Bool
+    let request: UploadChunkRequest
+    let payload: [UInt8]
+}
+
 /// What came back for one chunk.
 struct UploadChunkOutcome: Sendable {
     let chunk: UploadChunk
@@ -43,6 +52,9 @@ struct UploadRun {
     /// ones were abandoned by a restart and may still hold a buffer in the device.
     var unanswered: [Int: (chunk: UploadChunk, request: SMPSentRequest?)] = [:]
     var finalMatch: Bool?
+    /// The next chunk's request, encoded while the chunks before it were on their way (off the
+    /// round trip's critical path); used when the chunk sent next is this one.
+    var prepared: PreparedChunk?
 
     var total: Int { data.count }
     var client: SMPClient { engine.target.client }
@@ -75,6 +87,7 @@ struct UploadRun {
                 restart(from: acknowledged)
                 continue
             }
+            prepareNextChunk()
             guard let outcome = await iterator.next() else { throw .cancelled }
             unanswered[outcome.chunk.id] = nil
             guard outcome.chunk.epoch == epoch else { continue }
@@ -105,14 +118,35 @@ struct UploadRun {
             return
         }
         if unanswered.values.contains(where: { $0.chunk.isFirst && $0.chunk.epoch == epoch }) { return }
-        let alignment = configuration.byteAlignment
         while next < total, !engine.control.isPaused, inFlight < (await client.window) {
-            // Keep chunk ends on the alignment even after resuming from an unaligned device offset.
-            let room = sizes.later - next % alignment
-            let length = min(room > 0 ? room : sizes.later, total - next)
+            let length = chunkLength(at: next)
             try await launch(UploadChunk(id: nextID, offset: next, length: length, epoch: epoch, isFirst: false), into: sink)
             next += length
         }
+    }
+
+    /// The length of a later chunk starting at `offset`: chunk ends stay on the alignment even
+    /// after resuming from an unaligned device offset.
+    func chunkLength(at offset: Int) -> Int {
+        let room = sizes.later - offset % configuration.byteAlignment
+        return min(room > 0 ? room : sizes.later, total - offset)
+    }
+
+    /// Encodes the chunk that goes next when the device confirms the ones in flight, while they
+    /// are on their way: a stop-and-wait upload then only sends it when the answer comes.
+    mutating func prepareNextChunk() {
+        guard !needsFirstChunk, next < total else { return }
+        let length = chunkLength(at: next)
+        if let prepared, prepared.offset == next, prepared.length == length, !prepared.isFirst { return }
+        prepared = try? encode(offset: next, length: length, isFirst: false)
+    }
+
+    /// The encoded request of one chunk.
+    func encode(offset: Int, length: Int, isFirst: Bool) throws -> PreparedChunk {
+        let request = try engine.target.request(
+            offset: offset, data: data[offset..<(offset + length)], totalLength: total, isFirst: isFirst
+        )
+        return PreparedChunk(offset: offset, length: length, isFirst: isFirst, request: request, payload: CBORWriter().encode(request.payload))
     }
 
     /// Sends a chunk (in order: the next is sent only once this one is on its way); its answer
@@ -120,17 +154,21 @@ struct UploadRun {
     mutating func launch(_ chunk: UploadChunk, into sink: AsyncStream<UploadChunkOutcome>.Continuation) async throws(UploadError) {
         nextID += 1
         let target = engine.target
-        let request: UploadChunkRequest
-        do {
-            request = try target.request(
-                offset: chunk.offset, data: data[chunk.offset..<(chunk.offset + chunk.length)], totalLength: total, isFirst: chunk.isFirst
-            )
-        } catch {
-            throw .invalidConfiguration("the chunk request cannot be encoded: \(error)")
+        let encoded: PreparedChunk
+        if let prepared, prepared.offset == chunk.offset, prepared.length == chunk.length, prepared.isFirst == chunk.isFirst {
+            encoded = prepared
+        } else {
+            do {
+                encoded = try encode(offset: chunk.offset, length: chunk.length, isFirst: chunk.isFirst)
+            } catch {
+                throw .invalidConfiguration("the chunk request cannot be encoded: \(error)")
+            }
         }
+        prepared = nil
+        let request = encoded.request
         do {
             let request = try await client.submit(
-                request.operation, group: request.group, command: request.command, payload: CBORWriter().encode(request.payload),
+                request.operation, group: request.group, command: request.command, payload: encoded.payload,
                 retryPolicy: request.retryPolicy,
                 options: SMPRequestOptions(timeout: configuration.chunkTimeout, retries: configuration.chunkRetries)
             ) { result in
