@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import SMP
+import Synchronization
 
 /// Wall-clock time whose sleeps are timers of a SwiftNIO event loop.
 ///
@@ -40,12 +41,14 @@ public struct EventLoopClock: Clock {
         let due = NIODeadline.now() + Self.timeAmount(delay)
         let wake = due - Self.timeAmount(spin)
         let done = loop.makePromise(of: Void.self)
-        let timer = loop.scheduleTask(deadline: wake) { Self.turn(loop, until: due, completing: done) }
+        let cancelled = CancellationFlag()
+        let timer = loop.scheduleTask(deadline: wake) { Self.turn(loop, until: due, completing: done, unless: cancelled) }
         timer.futureResult.cascadeFailure(to: done)
         do {
             try await withTaskCancellationHandler {
                 try await done.futureResult.get()
             } onCancel: {
+                cancelled.set()
                 timer.cancel()
                 done.fail(CancellationError())
             }
@@ -54,13 +57,16 @@ public struct EventLoopClock: Clock {
         }
     }
 
-    /// Re-enqueues itself on `loop` until `due`: the loop polls its sockets between turns, so
-    /// nothing waits behind the spin, and the deadline is met within one turn.
-    private static func turn(_ loop: any EventLoop, until due: NIODeadline, completing done: EventLoopPromise<Void>) {
+    /// Re-enqueues itself on `loop` until `due` or a cancellation: the loop polls its sockets
+    /// between turns, so nothing waits behind the spin, and the deadline is met within one turn.
+    private static func turn(
+        _ loop: any EventLoop, until due: NIODeadline, completing done: EventLoopPromise<Void>, unless cancelled: CancellationFlag
+    ) {
+        if cancelled.isSet { return }
         if NIODeadline.now() >= due {
             done.succeed()
         } else {
-            loop.execute { turn(loop, until: due, completing: done) }
+            loop.execute { turn(loop, until: due, completing: done, unless: cancelled) }
         }
     }
 
@@ -69,6 +75,15 @@ public struct EventLoopClock: Clock {
         let (seconds, attoseconds) = duration.components
         return .nanoseconds(seconds * 1_000_000_000 + (attoseconds + 999_999_999) / 1_000_000_000)
     }
+}
+
+/// Set once when a sleeping task is cancelled, so its spin stops turning.
+private final class CancellationFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    var isSet: Bool { flag.load(ordering: .acquiring) }
+
+    func set() { flag.store(true, ordering: .releasing) }
 }
 
 extension SMPClock {

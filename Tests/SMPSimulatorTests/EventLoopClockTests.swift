@@ -29,18 +29,24 @@ struct EventLoopClockTests {
         try await group.shutdownGracefully()
     }
 
-    @Test("while a sleep spins, the loop still runs the work queued behind it")
+    @Test("while a sleep spins, the loop still runs the work queued behind it; cancelling stops the spin")
     func spinningServesTheLoop() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
-        // The whole sleep spins: the loop turns from its first moment to its deadline.
-        let clock = EventLoopClock(eventLoop: loop, spin: .seconds(1))
-        let deadline = ContinuousClock.now + .milliseconds(500)
-        let sleeper = Task { try await clock.sleep(until: deadline) }
+        // The whole sleep spins: the loop turns from its first moment until cancelled.
+        let clock = EventLoopClock(eventLoop: loop, spin: .seconds(3_600))
+        let slept = Task { () -> Bool in
+            do { try await clock.sleep(until: ContinuousClock.now + .seconds(3_600)) } catch { return false }
+            return true
+        }
+        // A timer and a task queued behind the spinning sleep both run while it goes on.
         try await loop.scheduleTask(in: .milliseconds(20)) {}.futureResult.get()
-        let servedAt = try await loop.submit { ContinuousClock.now }.get()
-        try await sleeper.value
-        #expect(servedAt < deadline)
+        let served = try await loop.submit { true }.get()
+        #expect(served)
+        slept.cancel()
+        #expect(await slept.value == false)
+        // The turns stop with the cancellation (a spin left turning would keep the shutdown below from finishing).
+        #expect(try await loop.submit { true }.get())
         try await group.shutdownGracefully()
     }
 
