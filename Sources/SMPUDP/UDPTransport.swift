@@ -65,6 +65,10 @@ public final class UDPTransport: SMPTransport {
             // ephemeral port, and then one receives the other's answers (seen as sessions in
             // parallel tests timing out and resending a write the device had already taken).
             channel = try await DatagramBootstrap(group: group)
+                // One datagram per wake-up: the answer goes to the session at once, instead of
+                // after another read that finds the socket empty (more answers waiting are read
+                // on the loop's next turn).
+                .channelOption(.maxMessagesPerRead, value: 1)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(DatagramReceiver(remote: remote, sink: sink))
