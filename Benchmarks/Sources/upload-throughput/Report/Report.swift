@@ -34,7 +34,7 @@ struct Report {
         var out = [
             "## Our engine by link and pipeline depth",
             "",
-            "`ImageManager.upload` in the benchmark process over the real transport (alignment 4), timed from the first request to the last answer. Limit: window × chunk ÷ round trip (window = min(depth, buf_count)), capped by the link's bandwidth; none for UDP without latency (the machine is the limit).",
+            "`ImageManager.upload` in the benchmark process over the real transport (alignment 4), timed from the first chunk to the last answer (the session reads `mcumgr params` first, as once per connection). UDP rows with a latency run `mcumgr-sim --timer-spin 1000` (the device turns its event loop for the last millisecond before an answer is due: this VM wakes 0.2–0.5 ms late from idle). Limit: window × chunk ÷ round trip (window = min(depth, buf_count)), capped by the link's bandwidth; none for UDP without latency (the machine is the limit).",
             "",
             "| link | buf_count | depth | chunk | bytes/s | min – max | limit | of limit | CPU s/MiB |",
             "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
