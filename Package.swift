@@ -71,11 +71,13 @@ let package = Package(
         // Swift Testing traits over SMPTestSupport (test targets only: it links Testing).
         .target(name: "SMPTestTraits", dependencies: ["SMPTestSupport"], swiftSettings: strict),
 
-        // ATT and GATT client over an ATT bearer (knows nothing of SMP).
+        // ATT and GATT client over an ATT bearer (knows nothing of SMP). NIOConcurrencyHelpers: the
+        // lock of the descriptor bearers' state, shared with their I/O thread (see PolledDescriptor).
         .target(
             name: "GATT",
             dependencies: [
                 .product(name: "Logging", package: "swift-log"), .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -111,8 +113,13 @@ let package = Package(
         ),
 
         // Serial transport: Zephyr's console framing (base64, CRC16, 0x06 0x09 / 0x04 0x14) or raw
-        // SMP over a tty or pty, with termios set up through Glibc.
-        .target(name: "SMPSerial", dependencies: ["SMP"], swiftSettings: strict),
+        // SMP over a tty or pty, with termios set up through Glibc. NIOConcurrencyHelpers: the lock of
+        // the descriptor's state, shared with its polling thread (see SerialDescriptor).
+        .target(
+            name: "SMPSerial",
+            dependencies: ["SMP", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            swiftSettings: strict
+        ),
 
         // posix_openpt/grantpt/unlockpt/ptsname_r, which Swift's Glibc module hides (_XOPEN_SOURCE).
         .target(name: "CPseudoTerminal"),
