@@ -91,11 +91,13 @@ let package = Package(
 
         // Our own LE host over HCI (H4 over TCP, UART or the Linux user channel; L2CAP ATT and
         // signalling channels): an ATT bearer for the GATT client without a kernel Bluetooth stack.
+        // NIOConcurrencyHelpers: the locks of the host's state, shared with its read loop.
         .target(
             name: "BLEHost",
             dependencies: [
                 "GATT", "CBlueZ", .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
