@@ -212,7 +212,7 @@ let package = Package(
         .testTarget(
             name: "SMPSerialTests",
             dependencies: [
-                "SMPSerial", "SMP", "Hex", "SMPSimulator", "SMPTestSupport", "McuMgr", "McuBoot",
+                "SMPSerial", "SMP", "Hex", "SMPSimulator", "SMPTestSupport", "SMPTestTraits", "McuMgr", "McuBoot",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -268,7 +268,8 @@ let package = Package(
         .testTarget(
             name: "InteropTests",
             dependencies: [
-                "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "McuMgr", "McuMgrTools", "BLEHost", "GATT", "SMPBLE", "SMPTestSupport", "Hex",
+                "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "McuMgr", "McuMgrTools", "BLEHost", "GATT", "SMPBLE", "SMPTestSupport",
+                "SMPTestTraits", "Hex",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Peers"],

@@ -4,6 +4,7 @@ import McuMgr
 import SMP
 import SMPSerial
 import SMPSimulator
+import SMPTestTraits
 import Testing
 
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ import Glibc
 #endif
 
 /// Whole firmware upgrades through our serial transport, a real pty and the simulator.
-@Suite("Firmware upgrade over serial", .timeLimit(.minutes(5)))
+@Suite("Firmware upgrade over serial", .scaledTimeLimit(minutes: 5))
 struct SerialUpgradeTests {
     private func slot(_ device: SimulatedDevice, image: Int = 0, slot: Int) async -> SlotState? {
         await device.slotStates().first { $0.image == image && $0.slot == slot }

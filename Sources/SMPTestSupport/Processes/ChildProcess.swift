@@ -47,11 +47,13 @@ public struct ProcessError: Error, CustomStringConvertible {
 /// Runs programs for tests without ever blocking a thread of the (two-thread) test pool: output
 /// goes to files, and exits are awaited through termination handlers.
 public enum Subprocess {
-    /// Runs `executable` with `arguments` and waits (at most `timeout`, then SIGKILL) for it to exit.
+    /// Runs `executable` with `arguments` and waits (at most `timeout` times ``TestTimeScale``, then
+    /// SIGKILL) for it to exit.
     public static func run(
         _ executable: String, _ arguments: [String], environment extra: [String: String] = [:],
         timeout: Duration = .seconds(180)
     ) async throws -> ProcessOutput {
+        let timeout = TestTimeScale.scaled(timeout)
         let directory = try temporaryDirectory("run")
         defer { try? FileManager.default.removeItem(at: directory) }
         let outURL = directory.appendingPathComponent("stdout")
