@@ -62,11 +62,23 @@ sanitize: sanitize-address sanitize-thread
 # vectors of parameterized tests), ArgumentParser and SwiftNIO, and the report turns a child's
 # exit status into 1, failing the CLI's exit-status tests. Leaks are checked per input by the
 # fuzzers (`make fuzz`); sorting the suite's exit-time reports one by one is still to do.
+#
+# Under a sanitizer every process of the run is several times slower (ThreadSanitizer 5–15×), and
+# Swift Testing starts every test at once: on two cores, tests then waited minutes for a turn and
+# wall-clock bounds ran out (a simulator's start-up, a peer script). So the suites run at most
+# SANITIZE_WIDTH tests at a time, and SMP_TEST_TIME_SCALE (see TestTimeScale in SMPTestSupport)
+# multiplies the tests' wall-clock bounds; what a test asserts never depends on either.
+SANITIZE_WIDTH ?= 6
+ASAN_TIME_SCALE ?= 4
+TSAN_TIME_SCALE ?= 10
+SANITIZE_TEST_FLAGS = --skip-build --experimental-maximum-parallelization-width $(SANITIZE_WIDTH)
+
 sanitize-address: bootstrap
 	swift build --build-tests --sanitize=address --scratch-path .build-asan
-	ASAN_OPTIONS="detect_leaks=0 $(ASAN_OPTIONS)" swift test --skip-build --sanitize=address --scratch-path .build-asan
+	SMP_TEST_TIME_SCALE=$(ASAN_TIME_SCALE) ASAN_OPTIONS="detect_leaks=0 $(ASAN_OPTIONS)" \
+		swift test $(SANITIZE_TEST_FLAGS) --sanitize=address --scratch-path .build-asan
 
 sanitize-thread: bootstrap
 	swift build --build-tests --sanitize=thread --scratch-path .build-tsan
-	TSAN_OPTIONS="suppressions=$(CURDIR)/scripts/tsan-suppressions.txt $(TSAN_OPTIONS)" \
-		swift test --skip-build --sanitize=thread --scratch-path .build-tsan
+	SMP_TEST_TIME_SCALE=$(TSAN_TIME_SCALE) TSAN_OPTIONS="suppressions=$(CURDIR)/scripts/tsan-suppressions.txt $(TSAN_OPTIONS)" \
+		swift test $(SANITIZE_TEST_FLAGS) --sanitize=thread --scratch-path .build-tsan

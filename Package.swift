@@ -71,11 +71,13 @@ let package = Package(
         // Swift Testing traits over SMPTestSupport (test targets only: it links Testing).
         .target(name: "SMPTestTraits", dependencies: ["SMPTestSupport"], swiftSettings: strict),
 
-        // ATT and GATT client over an ATT bearer (knows nothing of SMP).
+        // ATT and GATT client over an ATT bearer (knows nothing of SMP). NIOConcurrencyHelpers: the
+        // lock of the descriptor bearers' state, shared with their I/O thread (see PolledDescriptor).
         .target(
             name: "GATT",
             dependencies: [
                 .product(name: "Logging", package: "swift-log"), .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -89,11 +91,13 @@ let package = Package(
 
         // Our own LE host over HCI (H4 over TCP, UART or the Linux user channel; L2CAP ATT and
         // signalling channels): an ATT bearer for the GATT client without a kernel Bluetooth stack.
+        // NIOConcurrencyHelpers: the locks of the host's state, shared with its read loop.
         .target(
             name: "BLEHost",
             dependencies: [
                 "GATT", "CBlueZ", .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -111,8 +115,13 @@ let package = Package(
         ),
 
         // Serial transport: Zephyr's console framing (base64, CRC16, 0x06 0x09 / 0x04 0x14) or raw
-        // SMP over a tty or pty, with termios set up through Glibc.
-        .target(name: "SMPSerial", dependencies: ["SMP"], swiftSettings: strict),
+        // SMP over a tty or pty, with termios set up through Glibc. NIOConcurrencyHelpers: the lock of
+        // the descriptor's state, shared with its polling thread (see SerialDescriptor).
+        .target(
+            name: "SMPSerial",
+            dependencies: ["SMP", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            swiftSettings: strict
+        ),
 
         // posix_openpt/grantpt/unlockpt/ptsname_r, which Swift's Glibc module hides (_XOPEN_SOURCE).
         .target(name: "CPseudoTerminal"),
@@ -203,7 +212,7 @@ let package = Package(
         .testTarget(
             name: "SMPSerialTests",
             dependencies: [
-                "SMPSerial", "SMP", "Hex", "SMPSimulator", "SMPTestSupport", "McuMgr", "McuBoot",
+                "SMPSerial", "SMP", "Hex", "SMPSimulator", "SMPTestSupport", "SMPTestTraits", "McuMgr", "McuBoot",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -262,7 +271,8 @@ let package = Package(
         .testTarget(
             name: "InteropTests",
             dependencies: [
-                "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "McuMgr", "McuMgrTools", "BLEHost", "GATT", "SMPBLE", "SMPTestSupport", "Hex",
+                "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "McuMgr", "McuMgrTools", "BLEHost", "GATT", "SMPBLE", "SMPTestSupport",
+                "SMPTestTraits", "Hex",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Peers"],

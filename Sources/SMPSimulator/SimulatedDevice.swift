@@ -38,6 +38,8 @@ public actor SimulatedDevice {
     var heldResponse: HeldPacket?
     var transports: [Int: TransportHooks] = [:]
     var servingTasks: [Task<Void, Never>] = []
+    var bootWaiters: [BootWaiter] = []
+    var nextBootWaiter = 0
 
     /// The most request records kept.
     static let recordLimit = 100_000

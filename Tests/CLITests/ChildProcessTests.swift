@@ -21,7 +21,7 @@ struct ChildProcessTests {
         // Its lifeline stays open: only the signal can end it (a bound keeps a failure from hanging the run).
         device.child.terminate()
         let watchdog = SMPClock.continuous.task {
-            try? await SMPClock.continuous.sleep(for: .seconds(60))
+            try? await SMPClock.continuous.sleep(for: TestTimeScale.scaled(.seconds(60)))
             device.child.kill()
         }
         let status = await device.child.exitStatus()

@@ -82,7 +82,7 @@ enum PeerScripts {
 
     /// mcumgr-toolkit: upload, test, reset, state after the swap, confirm. Arguments: host, image path.
     static let toolkitUpgrade = #"""
-        import json, sys, time
+        import json, os, sys, time
         import mcumgr_toolkit as m
         host, path = sys.argv[1], sys.argv[2]
         data = open(path, "rb").read()
@@ -100,7 +100,8 @@ enum PeerScripts {
         out["uploaded"] = states(c)
         out["tested"] = [{"slot": s.slot, "image": s.image, "pending": s.pending} for s in c.image_set_state(info.hash, False)]
         c.os_system_reset()
-        deadline = time.time() + 15
+        # 15 s for the device to come back, times SMP_TEST_TIME_SCALE (TestTimeScale: make sanitize).
+        deadline = time.time() + 15 * max(1.0, float(os.environ.get("SMP_TEST_TIME_SCALE") or 1))
         while True:
             time.sleep(0.2)
             try:

@@ -1,11 +1,12 @@
 import Foundation
 import SMPTestSupport
+import SMPTestTraits
 import Testing
 
 /// Independent peers over a pseudo-terminal against `mcumgr-sim --serial`: smpmgr (smpclient's
 /// serial transport, via pyserial), mcumgr-toolkit (Rust, serialport) and mcumgr-client-wrapper
 /// (Rust `mcumgr-client`). Each test has its own simulator and pty, so they run in parallel.
-@Suite("Serial peers against mcumgr-sim --serial", .timeLimit(.minutes(10)))
+@Suite("Serial peers against mcumgr-sim --serial", .scaledTimeLimit(minutes: 10))
 struct SerialInteropTests {
     @Test("smpmgr --port: echo (sent as a write) and the image state of the running images")
     func smpmgrEchoAndState() async throws {

@@ -131,9 +131,10 @@ struct SmpmgrInteropTests {
         #expect(await sim.stop() == 0)
     }
 
-    /// Polls `image state-read` until the device answers with a state satisfying `done`.
+    /// Polls `image state-read` until the device answers with a state satisfying `done` (for at
+    /// most 20 s times `TestTimeScale`: smpmgr starts a Python process per read).
     func waitForState(_ sim: SimulatorProcess, _ done: ([SmpmgrOutput.ImageState]) -> Bool) async throws -> [SmpmgrOutput.ImageState] {
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + TestTimeScale.scaled(.seconds(20))
         var last: [SmpmgrOutput.ImageState] = []
         while ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(200))

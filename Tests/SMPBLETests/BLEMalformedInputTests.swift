@@ -112,19 +112,24 @@ struct BLEMalformedInputTests {
         #expect(elapsed == .seconds(30))
     }
 
-    @Test("the peripheral drops responses until the CCCD is written, as a device does")
+    @Test("the peripheral drops responses until the CCCD is written, as a device does (virtual time)")
     func notificationsBeforeCCCD() async throws {
-        let device = SimulatedDevice(configuration: BLEFixtures.configuration(), logger: BLEFixtures.quietLogger)
-        let peripheral = await SimulatorGATTPeripheral.start(device: device, logger: BLEFixtures.quietLogger)
-        let client = GATTClient(bearer: try await peripheral.connectSocketPair(), logger: BLEFixtures.quietLogger)
-        try await guarded(cleanup: { await client.close(); await peripheral.close() }) { () async throws in
+        // On virtual time, over an in-memory bearer: the device has handled the early request (and the
+        // peripheral dropped its answer) before the clock moves, however loaded the machine.
+        try await VirtualRuntime().run { clock async throws in
+            let device = SimulatedDevice(configuration: BLEFixtures.configuration(), clock: clock, logger: BLEFixtures.quietLogger)
+            let peripheral = await SimulatorGATTPeripheral.start(device: device, clock: clock, logger: BLEFixtures.quietLogger)
+            let client = GATTClient(
+                bearer: try await peripheral.connectInMemory(), clock: GATTClock(clock, taskExecutor: clock.taskExecutor),
+                logger: BLEFixtures.quietLogger)
             _ = try await client.exchangeMTU()
             let service = try #require(try await client.discoverPrimaryServices(uuid: BLETransport.serviceUUID).first)
             let smp = try #require(try await client.discoverCharacteristics(of: service).first { $0.uuid == BLETransport.characteristicUUID })
             // Listen for the value handle, but do not write the CCCD yet.
             await client.subscribe(valueHandle: smp.valueHandle)
             try await client.writeWithoutResponse(Packets.echoRequest("early", sequence: 1), to: smp.valueHandle)
-            try await waitUntil { peripheral.responsesDroppedWithoutNotifications == 1 }
+            try await clock.sleep(for: .seconds(1))
+            #expect(peripheral.responsesDroppedWithoutNotifications == 1)
             try await client.setNotifications(.notifications, for: smp)
             try await client.writeWithoutResponse(Packets.echoRequest("late", sequence: 2), to: smp.valueHandle)
             var first: [UInt8]?
@@ -136,6 +141,8 @@ struct BLEMalformedInputTests {
             }
             #expect(first == Packets.echoResponse("late", sequence: 2))
             #expect(await device.requestsProcessed == 2)
+            await client.close()
+            await peripheral.close()
         }
     }
 
@@ -195,14 +202,5 @@ struct BLEMalformedInputTests {
                 #expect(response.code == .insufficientResources)
             }
         }
-    }
-
-    /// Polls `condition` (bounded) without assuming any timing.
-    private func waitUntil(_ condition: @Sendable () async -> Bool) async throws {
-        for _ in 0..<1000 {
-            if await condition() { return }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        Issue.record("condition not reached")
     }
 }

@@ -94,23 +94,25 @@ struct BLETransportTests {
             do { return try await peripheral.connectSocketPair() } catch { throw .hostDown("\(error)") }
         }
         let transport = BLETransport(connector: connector, logger: BLEFixtures.quietLogger)
-        let client = BLEFixtures.client(transport)
+        let watched = LinkWatchingTransport(transport)
+        let client = BLEFixtures.client(watched)
         try await guarded(cleanup: { await client.close(); await wide.close(); await narrow.close() }) { () async throws in
             try await transport.connect()
             #expect(try await DefaultManager(client: client).echo("first") == "first")
             #expect(await transport.linkUnit == 495)
 
             await wide.disconnect()
-            // Until the transport notices, sends may fail; connect() is a no-op while it still thinks it is up.
-            var reconnected = false
-            for _ in 0..<200 where !reconnected {
-                do {
-                    try await transport.connect()
-                    reconnected = transport.mtu == 185
-                } catch {}
-                if !reconnected { try await Task.sleep(for: .milliseconds(10)) }
+            // connect() is a no-op while the transport still thinks it is up: wait until it reports the
+            // disconnect (however long a loaded machine takes to deliver the socket's end), then one
+            // connect() must make a new bearer.
+            var changes = watched.linkChanges.makeAsyncIterator()
+            var disconnected = false
+            while !disconnected, let change = await changes.next() {
+                if case .disconnected = change { disconnected = true }
             }
-            #expect(reconnected)
+            #expect(disconnected)
+            try await transport.connect()
+            #expect(transport.mtu == 185)
             #expect(await transport.linkUnit == 182)
             #expect(await transport.maximumPacketSize == 182)
             #expect(try await DefaultManager(client: client).echo("second") == "second")

@@ -61,7 +61,7 @@ extension DeviceSession {
     func resetAndWait() async throws {
         let before = await device.bootCount
         try await request(.write, .os, 5)
-        while await device.bootCount == before { try await device.clock.sleep(for: .milliseconds(5)) }
+        await device.waitForBoot(before + 1)
         await device.waitUntilOnline()
     }
 }

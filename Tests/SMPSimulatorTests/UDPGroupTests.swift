@@ -62,7 +62,7 @@ struct UDPGroupTests {
         #expect(try await s.error(.read, .os, 8, .textMap(["query": .text("colour")])) == .os(.queryYieldsNoAnswer))
         let boots = await s.device.bootCount
         #expect(try await s.request(.write, .os, 5, .textMap(["force": .bool(true)])).mapEntries?.isEmpty == true)
-        while await s.device.bootCount == boots { try await Task.sleep(for: .milliseconds(5)) }
+        await s.device.waitForBoot(boots + 1)
         await s.device.waitUntilOnline()
         #expect(try await s.request(.write, .os, 0, .textMap(["d": .text("back")]))["r"]?.textValue == "back")
     }

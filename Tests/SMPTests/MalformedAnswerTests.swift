@@ -1,12 +1,13 @@
 import CBOR
 import SMP
 import SMPTestSupport
+import SMPTestTraits
 import Testing
 
 /// An answer that arrived but is malformed ends its request at once as an invalid response
 /// (reliability issue, defect 8), instead of being dropped so that the request times out after
 /// every retry. Bytes that answer no request in flight are still dropped.
-@Suite("Malformed answers end their request at once", .timeLimit(.minutes(1)))
+@Suite("Malformed answers end their request at once", .scaledTimeLimit(minutes: 1))
 struct MalformedAnswerTests {
     /// The answer to `request` with a header that matches it but claims `declared` payload bytes.
     static func lying(_ request: SMPPacket, declared: UInt16, payload: [UInt8]) -> [UInt8] {

@@ -1,9 +1,10 @@
 import CBOR
 import SMP
 import SMPTestSupport
+import SMPTestTraits
 import Testing
 
-@Suite("SMPClient over LoopbackTransport: timeouts, retries and link failures", .timeLimit(.minutes(1)))
+@Suite("SMPClient over LoopbackTransport: timeouts, retries and link failures", .scaledTimeLimit(minutes: 1))
 struct SMPClientRetryTests {
     // MARK: - Timeouts and retries
 

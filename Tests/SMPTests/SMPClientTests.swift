@@ -1,6 +1,7 @@
 import CBOR
 import SMP
 import SMPTestSupport
+import SMPTestTraits
 import Testing
 
 func echoText(_ packet: SMPPacket) -> String? {
@@ -42,7 +43,7 @@ func virtualTime<T>(_ body: (SMPClock) async throws -> T) async throws -> T {
     try await VirtualRuntime().run(body)
 }
 
-@Suite("SMPClient over LoopbackTransport", .timeLimit(.minutes(1)))
+@Suite("SMPClient over LoopbackTransport", .scaledTimeLimit(minutes: 1))
 struct SMPClientTests {
     // MARK: - Sequence numbers
 

@@ -1,9 +1,10 @@
 import CBOR
 import SMP
 import SMPTestSupport
+import SMPTestTraits
 import Testing
 
-@Suite("SMPClient over LoopbackTransport: in-flight window and cancellation", .timeLimit(.minutes(1)))
+@Suite("SMPClient over LoopbackTransport: in-flight window and cancellation", .scaledTimeLimit(minutes: 1))
 struct SMPClientWindowTests {
     // MARK: - In-flight window
 

@@ -1,12 +1,12 @@
 import DequeModule
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A bounded first-in, first-out hand-over from one producer task to one consumer: the producer
 /// waits while `capacity` elements are unconsumed, so a slow consumer slows the producer instead
 /// of growing memory. ``finish(with:)`` queues a last element and ends the inbox.
 final class AsyncInbox<Element: Sendable>: Sendable {
     let capacity: Int
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
 
     private struct State {
         var queue: Deque<Element> = []
@@ -19,13 +19,13 @@ final class AsyncInbox<Element: Sendable>: Sendable {
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
-        self.state = Mutex(State())
+        self.state = NIOLockedValueBox(State())
     }
 
     /// Queues `element`, waiting first while the inbox is full; dropped when the inbox is finished.
     func push(_ element: Element) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let wait = state.withLock { s -> Bool in
+            let wait = state.withLockedValue { s -> Bool in
                 guard s.count >= capacity, !s.finished else { return false }
                 s.producers.append(continuation)
                 return true
@@ -41,10 +41,10 @@ final class AsyncInbox<Element: Sendable>: Sendable {
     }
 
     /// Whether ``finish(with:)`` was called.
-    var isFinished: Bool { state.withLock { $0.finished } }
+    var isFinished: Bool { state.withLockedValue { $0.finished } }
 
     private func deliver(_ element: Element, last: Bool) {
-        let (handoff, producers) = state.withLock { s -> ((CheckedContinuation<Element?, Never>, Element)?, [CheckedContinuation<Void, Never>]) in
+        let (handoff, producers) = state.withLockedValue { s -> ((CheckedContinuation<Element?, Never>, Element)?, [CheckedContinuation<Void, Never>]) in
             guard !s.finished else { return (nil, []) }
             s.queue.append(element)
             var producers: [CheckedContinuation<Void, Never>] = []
@@ -65,7 +65,7 @@ final class AsyncInbox<Element: Sendable>: Sendable {
     func next() async -> Element? {
         await withCheckedContinuation { (continuation: CheckedContinuation<Element?, Never>) in
             // (ready, element, producer): ready is false when the consumer now waits.
-            let (ready, element, producer) = state.withLock { s -> (Bool, Element?, CheckedContinuation<Void, Never>?) in
+            let (ready, element, producer) = state.withLockedValue { s -> (Bool, Element?, CheckedContinuation<Void, Never>?) in
                 if let element = s.queue.popFirst() {
                     return (true, element, s.producers.popFirst())
                 }

@@ -1,5 +1,5 @@
 import GATT
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// One LE connection of an ``LEHost``, central role: its ATT channel as an `ATTBearer`, the LE
 /// signalling channel answered by the host, and the link's current parameters.
@@ -17,8 +17,8 @@ public final class LEConnection: Sendable {
     let host: LEHost
     let inbox: AsyncInbox<ATTBearerEvent>
     private let sendGate = AsyncGate()
-    private let link: Mutex<Link>
-    private let endWaiters = Mutex<[CheckedContinuation<Void, Never>]>([])
+    private let link: NIOLockedValueBox<Link>
+    private let endWaiters = NIOLockedValueBox<[CheckedContinuation<Void, Never>]>([])
 
     /// The link as the controller last reported it.
     public struct Link: Sendable, Hashable {
@@ -48,21 +48,21 @@ public final class LEConnection: Sendable {
         self.host = host
         self.inbox = AsyncInbox(capacity: 256)
         self.attMTU = attMTU
-        self.link = Mutex(Link(interval: complete.interval, latency: complete.latency, supervisionTimeout: complete.supervisionTimeout))
+        self.link = NIOLockedValueBox(Link(interval: complete.interval, latency: complete.latency, supervisionTimeout: complete.supervisionTimeout))
     }
 
     /// The link's parameters now.
-    public var current: Link { link.withLock { $0 } }
+    public var current: Link { link.withLockedValue { $0 } }
 
     /// Whether the connection has ended.
-    public var isEnded: Bool { link.withLock { $0.endReason != nil } }
+    public var isEnded: Bool { link.withLockedValue { $0.endReason != nil } }
 
     /// Why the peer's security needs cannot be met, when it asked for pairing or answered an ATT
     /// request with Insufficient Authentication or Encryption; nil otherwise.
-    public var securityRequired: String? { link.withLock { $0.securityRequired } }
+    public var securityRequired: String? { link.withLockedValue { $0.securityRequired } }
 
     func update(_ change: (inout Link) -> Void) {
-        link.withLock { change(&$0) }
+        link.withLockedValue { change(&$0) }
     }
 
     /// Ends the connection (HCI Disconnect with `reason`) and waits until the controller confirms,
@@ -91,7 +91,7 @@ public final class LEConnection: Sendable {
     /// Waits until the connection ends, by either side.
     public func waitUntilEnded() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ended = endWaiters.withLock { waiters -> Bool in
+            let ended = endWaiters.withLockedValue { waiters -> Bool in
                 if isEnded { return true }
                 waiters.append(continuation)
                 return false
@@ -102,14 +102,14 @@ public final class LEConnection: Sendable {
 
     /// The connection ended: the bearer reports `.closed`, waiters resume.
     func ended(_ reason: String) {
-        let first = link.withLock { l -> Bool in
+        let first = link.withLockedValue { l -> Bool in
             guard l.endReason == nil else { return false }
             l.endReason = reason
             return true
         }
         guard first else { return }
         inbox.finish(with: .closed(reason: reason))
-        let waiters = endWaiters.withLock { w -> [CheckedContinuation<Void, Never>] in
+        let waiters = endWaiters.withLockedValue { w -> [CheckedContinuation<Void, Never>] in
             defer { w = [] }
             return w
         }
@@ -121,11 +121,11 @@ public final class LEConnection: Sendable {
         let size = host.controller?.aclDataLength ?? 27
         try await sendGate.withGate { () async throws(LEHostError) in
             for fragment in pdu.fragments(handle: handle, fragmentSize: size) {
-                if let reason = link.withLock({ $0.endReason }) { throw .disconnected(reason) }
+                if let reason = link.withLockedValue({ $0.endReason }) { throw .disconnected(reason) }
                 try await host.takeCredit(for: self)
                 // The connection may have ended while this fragment waited: never send it on a
                 // later connection that reuses the handle.
-                if let reason = link.withLock({ $0.endReason }) { throw .disconnected(reason) }
+                if let reason = link.withLockedValue({ $0.endReason }) { throw .disconnected(reason) }
                 do throws(HCITransportError) {
                     try await host.transport.send(.acl(fragment))
                 } catch {
@@ -158,7 +158,7 @@ public final class LEConnection: Sendable {
             .contains(code)
         else { return }
         let text = "the device requires a paired, encrypted link (ATT \(code)); this HCI host does not pair or encrypt"
-        link.withLock { if $0.securityRequired == nil { $0.securityRequired = text } }
+        link.withLockedValue { if $0.securityRequired == nil { $0.securityRequired = text } }
         host.logger.warning("\(text)")
     }
 
@@ -192,7 +192,7 @@ public final class LEConnection: Sendable {
         // Security Request (0x0B) or Pairing Request (0x01): answer Pairing Failed, "pairing not supported" (0x05).
         guard code == 0x0B || code == 0x01 else { return }
         let text = "the device asked for pairing; this HCI host does not pair or encrypt"
-        link.withLock { if $0.securityRequired == nil { $0.securityRequired = text } }
+        link.withLockedValue { if $0.securityRequired == nil { $0.securityRequired = text } }
         host.logger.warning("\(text)")
         host.clock.task { [self] in try? await send(L2CAPPDU(channel: 0x0006, payload: [0x05, 0x05])) }
     }

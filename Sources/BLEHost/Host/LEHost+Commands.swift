@@ -1,4 +1,5 @@
-import Synchronization
+import NIOConcurrencyHelpers
+
 
 extension LEHost {
     /// Runs `command` and returns its return parameters (status byte first) once the controller
@@ -8,18 +9,18 @@ extension LEHost {
         let limit = timeout ?? configuration.commandTimeout
         await commandGate.enter()
         defer { commandGate.leave() }
-        let id = try state.withLock { s throws(LEHostError) -> Int in
-            if let reason = s.closedReason { throw .closed(reason) }
+        let id = try state.withLockedValue { s -> Result<Int, LEHostError> in
+            if let reason = s.closedReason { return .failure(.closed(reason)) }
             let id = s.makeID()
             s.command = Pending(id: id, opcode: command.opcode)
             s.command?.optional = optional
-            return id
-        }
+            return .success(id)
+        }.get()
         logger.trace("→ \(command)")
         do {
             try await transport.send(command.packet)
         } catch {
-            state.withLock { s in if s.command?.id == id { s.command = nil } }
+            state.withLockedValue { s in if s.command?.id == id { s.command = nil } }
             throw .transport(error)
         }
         let timer = clock.task { [self] in
@@ -27,7 +28,7 @@ extension LEHost {
             completeCommand(id: id, .failure(.commandTimeout(command: command.description, after: limit)))
         }
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[UInt8], LEHostError>, Never>) in
-            let ready = state.withLock { s -> Result<[UInt8], LEHostError>? in
+            let ready = state.withLockedValue { s -> Result<[UInt8], LEHostError>? in
                 guard var pending = s.command, pending.id == id else { return .failure(.closed(s.closedReason ?? "the command was abandoned")) }
                 if let result = pending.result {
                     s.command = nil
@@ -56,13 +57,13 @@ extension LEHost {
 
     /// Stops waiting for an optional command's answer, so that a disconnect need not wait for it.
     func abandonOptionalCommand() {
-        guard let (id, opcode) = state.withLock({ s in s.command.flatMap { $0.optional && $0.result == nil ? ($0.id, $0.opcode) : nil } }) else { return }
+        guard let (id, opcode) = state.withLockedValue({ s in s.command.flatMap { $0.optional && $0.result == nil ? ($0.id, $0.opcode) : nil } }) else { return }
         completeCommand(id: id, .failure(.commandTimeout(command: "\(HCICommand.name(of: opcode)) (abandoned)", after: .zero)))
     }
 
     /// Completes the pending command if it is `id` (a timer, or the host shutting down).
     func completeCommand(id: Int, _ result: Result<[UInt8], LEHostError>) {
-        let continuation = state.withLock { s -> CheckedContinuation<Result<[UInt8], LEHostError>, Never>? in
+        let continuation = state.withLockedValue { s -> CheckedContinuation<Result<[UInt8], LEHostError>, Never>? in
             guard var pending = s.command, pending.id == id, pending.result == nil else { return nil }
             guard let continuation = pending.continuation else {
                 pending.result = result
@@ -77,7 +78,7 @@ extension LEHost {
 
     /// Completes the pending command if its opcode is `opcode` (an answer from the controller).
     func completeCommand(opcode: UInt16, _ result: Result<[UInt8], LEHostError>) {
-        guard let id = state.withLock({ s in s.command.flatMap { $0.opcode == opcode && $0.result == nil ? $0.id : nil } }) else {
+        guard let id = state.withLockedValue({ s in s.command.flatMap { $0.opcode == opcode && $0.result == nil ? $0.id : nil } }) else {
             logger.debug("an answer to \(HCICommand.name(of: opcode)) that no command waits for; ignored")
             return
         }

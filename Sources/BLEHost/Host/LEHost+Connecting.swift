@@ -1,3 +1,5 @@
+import NIOConcurrencyHelpers
+
 extension LEHost {
     /// Connects to `peer` (its address type must be right: scan first when it is unknown) with
     /// `parameters` (the configuration's by default), giving up after `timeout`.
@@ -13,19 +15,19 @@ extension LEHost {
         let limit = timeout ?? configuration.connectTimeout
         await procedureGate.enter()
         defer { procedureGate.leave() }
-        let id = try state.withLock { s throws(LEHostError) -> Int in
-            if let reason = s.closedReason { throw .closed(reason) }
-            guard s.info != nil else { throw .closed("the host has not been started") }
+        let id = try state.withLockedValue { s -> Result<Int, LEHostError> in
+            if let reason = s.closedReason { return .failure(.closed(reason)) }
+            guard s.info != nil else { return .failure(.closed("the host has not been started")) }
             let id = s.makeID()
             s.connect = Pending(id: id)
             s.connectPeer = peer
-            return id
-        }
+            return .success(id)
+        }.get()
         logger.debug("connecting to \(peer)")
         do {
             try await run(.leCreateConnection(peer: peer, ownAddress: .random, parameters: parameters))
         } catch {
-            state.withLock { s in if s.connect?.id == id { s.connect = nil } }
+            state.withLockedValue { s in if s.connect?.id == id { s.connect = nil } }
             throw error
         }
         let timer = clock.task { [self] in
@@ -33,7 +35,7 @@ extension LEHost {
             completeConnect(id: id, .failure(.connectTimeout(peer: peer.description, after: limit)))
         }
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<LEConnection, LEHostError>, Never>) in
-            let ready = state.withLock { s -> Result<LEConnection, LEHostError>? in
+            let ready = state.withLockedValue { s -> Result<LEConnection, LEHostError>? in
                 guard var pending = s.connect, pending.id == id else { return .failure(.closed(s.closedReason ?? "the connection attempt was abandoned")) }
                 if let result = pending.result {
                     s.connect = nil
@@ -63,9 +65,9 @@ extension LEHost {
     /// LE Connection Complete: registers the connection before any of its data is read, then hands it to the waiter.
     func connectionCompleted(_ complete: LEConnectionComplete) {
         guard complete.status == .success else {
-            let id = state.withLock { s in s.connect.flatMap { $0.result == nil ? $0.id : nil } }
+            let id = state.withLockedValue { s in s.connect.flatMap { $0.result == nil ? $0.id : nil } }
             if let id {
-                let peer = state.withLock { $0.connectPeer?.description } ?? complete.peer.description
+                let peer = state.withLockedValue { $0.connectPeer?.description } ?? complete.peer.description
                 completeConnect(id: id, .failure(.connectFailed(peer: peer, status: complete.status)))
             } else {
                 logger.debug("LE Connection Complete with \(complete.status) and no attempt waiting")
@@ -73,7 +75,7 @@ extension LEHost {
             return
         }
         let connection = LEConnection(host: self, complete: complete, attMTU: max(23, configuration.attMTU))
-        let id = state.withLock { s -> Int? in
+        let id = state.withLockedValue { s -> Int? in
             s.connections[complete.handle] = connection
             s.reassembler.open(handle: complete.handle)
             guard let pending = s.connect, pending.result == nil else { return nil }
@@ -89,7 +91,7 @@ extension LEHost {
 
     /// Completes the connection attempt `id`; a connection that arrives after its attempt gave up is disconnected.
     func completeConnect(id: Int, _ result: Result<LEConnection, LEHostError>) {
-        let (continuation, late) = state.withLock { s -> (CheckedContinuation<Result<LEConnection, LEHostError>, Never>?, Bool) in
+        let (continuation, late) = state.withLockedValue { s -> (CheckedContinuation<Result<LEConnection, LEHostError>, Never>?, Bool) in
             guard var pending = s.connect, pending.id == id, pending.result == nil else { return (nil, true) }
             guard let continuation = pending.continuation else {
                 pending.result = result

@@ -1,4 +1,5 @@
 import GATT
+import NIOConcurrencyHelpers
 
 extension LEHost {
     /// Reads the controller's packets until the transport ends; the host's only reader.
@@ -45,7 +46,7 @@ extension LEHost {
             }
             connectionEnded(handle: handle, reason: reason)
         case .numberOfCompletedPackets(let entries):
-            let excess = state.withLock { s in entries.reduce(0) { $0 + s.credits.complete(Int($1.count), on: $1.handle) } }
+            let excess = state.withLockedValue { s in entries.reduce(0) { $0 + s.credits.complete(Int($1.count), on: $1.handle) } }
             if excess > 0 { logger.debug("Number Of Completed Packets reported \(excess) packets the host did not send; ignored") }
             grantCredits()
         case .hardwareError(let code):
@@ -66,7 +67,7 @@ extension LEHost {
         case .connectionComplete(let complete):
             connectionCompleted(complete)
         case .advertisingReports(let reports):
-            let continuation = state.withLock { s -> CheckedContinuation<Void, Never>? in
+            let continuation = state.withLockedValue { s -> CheckedContinuation<Void, Never>? in
                 guard var scan = s.scan, !scan.done else { return nil }
                 for report in reports { scan.collector.add(report) }
                 var continuation: CheckedContinuation<Void, Never>?
@@ -80,7 +81,7 @@ extension LEHost {
             }
             continuation?.resume()
         case .connectionUpdateComplete(let status, let handle, let interval, let latency, let timeout):
-            if status == .success, let connection = state.withLock({ $0.connections[handle] }) {
+            if status == .success, let connection = state.withLockedValue({ $0.connections[handle] }) {
                 connection.update { $0.interval = interval; $0.latency = latency; $0.supervisionTimeout = timeout }
             }
             logger.info("connection 0x\(hex(handle)) parameters: interval \(Double(interval) * 1.25) ms, latency \(latency) (\(status))")
@@ -97,12 +98,12 @@ extension LEHost {
                 }
             }
         case .dataLengthChange(let handle, let txOctets, _, let rxOctets, _):
-            if let connection = state.withLock({ $0.connections[handle] }) {
+            if let connection = state.withLockedValue({ $0.connections[handle] }) {
                 connection.update { $0.maxTxOctets = Int(txOctets); $0.maxRxOctets = Int(rxOctets) }
             }
             logger.info("connection 0x\(hex(handle)) data length: tx \(txOctets), rx \(rxOctets) bytes")
         case .phyUpdateComplete(let status, let handle, let tx, let rx):
-            if status == .success, let connection = state.withLock({ $0.connections[handle] }) {
+            if status == .success, let connection = state.withLockedValue({ $0.connections[handle] }) {
                 connection.update { $0.txPHY = tx; $0.rxPHY = rx }
             }
             logger.info("connection 0x\(hex(handle)) PHY: tx \(tx), rx \(rx) (\(status))")
@@ -118,13 +119,13 @@ extension LEHost {
     /// Joins a fragment into its PDU and hands a whole PDU to its connection.
     func receive(_ packet: ACLDataPacket) async {
         var outputs: [L2CAPReassemblyEvent] = []
-        state.withLock { s in s.reassembler.append(packet) { outputs.append($0) } }
+        state.withLockedValue { s in s.reassembler.append(packet) { outputs.append($0) } }
         for output in outputs {
             switch output {
             case .dropped(let error):
                 logger.notice("\(error)")
             case .pdu(let handle, let pdu):
-                guard let connection = state.withLock({ $0.connections[handle] }) else { continue }
+                guard let connection = state.withLockedValue({ $0.connections[handle] }) else { continue }
                 await connection.receive(pdu)
             }
         }
@@ -137,7 +138,7 @@ extension LEHost {
     func takeCredit(for connection: LEConnection) async throws(LEHostError) {
         let handle = connection.handle
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, LEHostError>, Never>) in
-            let now = state.withLock { s -> Result<Void, LEHostError>? in
+            let now = state.withLockedValue { s -> Result<Void, LEHostError>? in
                 if let reason = s.closedReason { return .failure(.closed(reason)) }
                 guard s.connections[handle] === connection else { return .failure(.disconnected("connection 0x\(hex(handle)) ended")) }
                 if s.creditWaiters.isEmpty, s.credits.take(for: handle) { return .success(()) }
@@ -151,7 +152,7 @@ extension LEHost {
 
     /// Hands free buffers to waiting senders, in order.
     func grantCredits() {
-        let granted = state.withLock { s -> [CreditWaiter] in
+        let granted = state.withLockedValue { s -> [CreditWaiter] in
             var granted: [CreditWaiter] = []
             while let first = s.creditWaiters.first, s.credits.take(for: first.handle) {
                 granted.append(s.creditWaiters.removeFirst())
@@ -166,7 +167,7 @@ extension LEHost {
     /// A connection ended: its buffers come back, its PDU in progress is dropped, its bearer closes.
     /// With `only`, nothing happens unless that connection is still the one on `handle`.
     func connectionEnded(handle: UInt16, reason: HCIStatus, only expected: LEConnection? = nil) {
-        let (connection, waiters) = state.withLock { s -> (LEConnection?, [CreditWaiter]) in
+        let (connection, waiters) = state.withLockedValue { s -> (LEConnection?, [CreditWaiter]) in
             guard let current = s.connections[handle], expected == nil || current === expected else { return (nil, []) }
             guard let connection = s.connections.removeValue(forKey: handle) else { return (nil, []) }
             s.reassembler.close(handle: handle)
@@ -186,7 +187,7 @@ extension LEHost {
 
     /// Stops the host: every waiter fails with `reason`, every connection's bearer closes.
     func shutDown(_ reason: String) {
-        let taken = state.withLock { s -> (Pending<[UInt8]>?, Pending<LEConnection>?, ScanSession?, [CreditWaiter], [LEConnection])? in
+        let taken = state.withLockedValue { s -> (Pending<[UInt8]>?, Pending<LEConnection>?, ScanSession?, [CreditWaiter], [LEConnection])? in
             guard s.closedReason == nil else { return nil }
             s.closedReason = reason
             defer {

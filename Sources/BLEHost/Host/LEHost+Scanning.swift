@@ -1,4 +1,5 @@
 import GATT
+import NIOConcurrencyHelpers
 
 /// A device a scan found: one entry per address, with what its advertisements and scan responses said.
 public struct LEScanResult: Sendable, Hashable {
@@ -73,18 +74,18 @@ extension LEHost {
     ) async throws(LEHostError) -> [LEScanResult] {
         await procedureGate.enter()
         defer { procedureGate.leave() }
-        let id = try state.withLock { s throws(LEHostError) -> Int in
-            if let reason = s.closedReason { throw .closed(reason) }
-            guard s.info != nil else { throw .closed("the host has not been started") }
+        let id = try state.withLockedValue { s -> Result<Int, LEHostError> in
+            if let reason = s.closedReason { return .failure(.closed(reason)) }
+            guard s.info != nil else { return .failure(.closed("the host has not been started")) }
             let id = s.makeID()
             s.scan = ScanSession(id: id, collector: ScanCollector(service: service), stop: stop)
-            return id
-        }
+            return .success(id)
+        }.get()
         do {
             try await run(.leSetScanParameters(active: true, interval: 0x0010, window: 0x0010, ownAddress: .random))
             try await run(.leSetScanEnable(true))
         } catch {
-            state.withLock { s in if s.scan?.id == id { s.scan = nil } }
+            state.withLockedValue { s in if s.scan?.id == id { s.scan = nil } }
             throw error
         }
         let timer = clock.task { [self] in
@@ -92,7 +93,7 @@ extension LEHost {
             finishScan(id: id)
         }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { s -> Bool in
+            let ready = state.withLockedValue { s -> Bool in
                 guard var scan = s.scan, scan.id == id, !scan.done else { return true }
                 scan.continuation = continuation
                 s.scan = scan
@@ -101,11 +102,11 @@ extension LEHost {
             if ready { continuation.resume() }
         }
         timer.cancel()
-        let session = state.withLock { s -> ScanSession? in
+        let session = state.withLockedValue { s -> ScanSession? in
             defer { if s.scan?.id == id { s.scan = nil } }
             return s.scan?.id == id ? s.scan : nil
         }
-        guard let session else { throw .closed(state.withLock { $0.closedReason } ?? "the scan was abandoned") }
+        guard let session else { throw .closed(state.withLockedValue { $0.closedReason } ?? "the scan was abandoned") }
         _ = await runOptional(.leSetScanEnable(false))
         return session.collector.results
     }
@@ -118,7 +119,7 @@ extension LEHost {
     }
 
     private func finishScan(id: Int) {
-        let continuation = state.withLock { s -> CheckedContinuation<Void, Never>? in
+        let continuation = state.withLockedValue { s -> CheckedContinuation<Void, Never>? in
             guard var scan = s.scan, scan.id == id, !scan.done else { return nil }
             scan.done = true
             let continuation = scan.continuation

@@ -1,6 +1,6 @@
 import GATT
 import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A minimal Bluetooth LE host, central role, on one HCI controller: it sets the controller up,
 /// scans, connects, keeps ACL flow control, and carries L2CAP's fixed ATT and signalling channels.
@@ -55,10 +55,14 @@ public final class LEHost: Sendable {
 
     let clock: HostClock
     let logger: Logger
-    let state: Mutex<HostState>
+    // Locks here are pthread mutexes (NIOLockedValueBox), not `Synchronization.Mutex`: on Linux the
+    // latter hands a contended lock over inside the kernel (`FUTEX_LOCK_PI`), where ThreadSanitizer
+    // sees no release/acquire, so sections contended by the read loop and the callers were reported
+    // as data races under `make sanitize`.
+    let state: NIOLockedValueBox<HostState>
     let commandGate = AsyncGate()
     let procedureGate = AsyncGate()
-    private let started = Mutex(false)
+    private let started = NIOLockedValueBox(false)
 
     /// Makes a host on `transport`; nothing is sent before ``start()``.
     public init(
@@ -71,20 +75,20 @@ public final class LEHost: Sendable {
         self.logger = logger
         var generator = SystemRandomNumberGenerator()
         let address = configuration.address ?? LEAddress.staticRandom(using: &generator)
-        self.state = Mutex(HostState(address: address, maximumPDUSize: max(23, configuration.attMTU)))
+        self.state = NIOLockedValueBox(HostState(address: address, maximumPDUSize: max(23, configuration.attMTU)))
     }
 
     /// What ``start()`` learnt from the controller.
-    public var controller: ControllerInfo? { state.withLock { $0.info } }
+    public var controller: ControllerInfo? { state.withLockedValue { $0.info } }
 
     /// The host's own (random static) address.
-    public var address: LEAddress { state.withLock { $0.address } }
+    public var address: LEAddress { state.withLockedValue { $0.address } }
 
     /// Resets the controller and reads what the host needs: version, LE buffers, LE features;
     /// sets the event masks and the host's random address. Call once, before anything else.
     @discardableResult
     public func start() async throws(LEHostError) -> ControllerInfo {
-        let first = started.withLock { value -> Bool in
+        let first = started.withLockedValue { value -> Bool in
             defer { value = true }
             return !value
         }
@@ -115,7 +119,7 @@ public final class LEHost: Sendable {
         let info = ControllerInfo(
             hciVersion: hciVersion, manufacturer: manufacturer, aclDataLength: length, aclBuffers: count, features: LEFeatures(rawValue: featureBits),
             address: address)
-        state.withLock {
+        state.withLockedValue {
             $0.info = info
             $0.credits = ACLCredits(total: count)
         }
@@ -158,11 +162,11 @@ public final class LEHost: Sendable {
     }
 
     /// Whether the host has stopped (closed, or its link to the controller ended).
-    public var isClosed: Bool { state.withLock { $0.closedReason != nil } }
+    public var isClosed: Bool { state.withLockedValue { $0.closedReason != nil } }
 
     /// Disconnects every connection, ends the reader and closes the transport.
     public func close() async {
-        let connections = state.withLock { Array($0.connections.values) }
+        let connections = state.withLockedValue { Array($0.connections.values) }
         for connection in connections { await connection.disconnect() }
         await transport.close()
         shutDown("the host was closed")

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import GATT
 import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// An ``HCITransport`` over a file descriptor that carries H4 bytes: a TCP socket, a tty, or an HCI
 /// user-channel socket (where each read is one packet, which the same decoder reads as well).
@@ -63,12 +63,12 @@ final class DescriptorChannel: HCITransport {
 
 /// The H4 decoder the I/O thread feeds: one read, decoded into packets.
 private final class H4Input: Sendable {
-    private let decoder: Mutex<H4StreamDecoder>
+    private let decoder: NIOLockedValueBox<H4StreamDecoder>
     private let name: String
     private let logger: Logger
 
     init(_ decoder: H4StreamDecoder, name: String, logger: Logger) {
-        self.decoder = Mutex(decoder)
+        self.decoder = NIOLockedValueBox(decoder)
         self.name = name
         self.logger = logger
     }
@@ -83,7 +83,7 @@ private final class H4Input: Sendable {
             }
             return .drained
         }
-        return decoder.withLock { decoder in
+        return decoder.withLockedValue { decoder in
             do {
                 try decoder.append(buffer[0..<count]) { output in
                     switch output {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +18,10 @@ public final class SerialDescriptor: Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let clearsExclusiveOnClose: Bool
-    private let state = Mutex(State())
+    // A pthread mutex, not `Synchronization.Mutex`: on Linux the latter hands a contended lock over
+    // inside the kernel (`FUTEX_LOCK_PI`), where ThreadSanitizer sees no release/acquire, so sections
+    // contended by the polling thread and the tasks were reported as data races under `make sanitize`.
+    private let state = NIOLockedValueBox(State())
 
     private struct State {
         var closed = false
@@ -73,7 +76,7 @@ public final class SerialDescriptor: Sendable {
         var buffer = [UInt8](repeating: 0, count: max(1, maximumCount))
         while true {
             if Task.isCancelled { throw .closed }
-            let attempt = state.withLock { s -> Attempt in
+            let attempt = state.withLockedValue { s -> Attempt in
                 if s.closed { return .failed(.closed) }
                 let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
                 return classify(count, call: "read")
@@ -99,7 +102,7 @@ public final class SerialDescriptor: Sendable {
         var offset = 0
         while offset < bytes.count {
             if Task.isCancelled { throw .closed }
-            let attempt = state.withLock { s -> Attempt in
+            let attempt = state.withLockedValue { s -> Attempt in
                 if s.closed { return .failed(.closed) }
                 let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
                 return classify(count, call: "write")
@@ -116,7 +119,7 @@ public final class SerialDescriptor: Sendable {
     /// Wakes every waiter (they throw ``SerialPortError/closed``), stops the thread and closes
     /// the descriptor; returns when it is closed.
     public func close() async {
-        let woken = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+        let woken = state.withLockedValue { s -> [CheckedContinuation<Void, Never>] in
             guard !s.closed else { return [] }
             s.closed = true
             defer {
@@ -129,7 +132,7 @@ public final class SerialDescriptor: Sendable {
         for waiter in woken { waiter.resume() }
         wake()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = state.withLock { s -> Bool in
+            let done = state.withLockedValue { s -> Bool in
                 if s.threadDone { return true }
                 s.closeWaiters.append(continuation)
                 return false
@@ -156,7 +159,7 @@ public final class SerialDescriptor: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 // Checked under the lock that onCancel takes: either it sees this waiter, or this sees the cancellation.
-                let closed = state.withLock { s -> Bool in
+                let closed = state.withLockedValue { s -> Bool in
                     if s.closed || Task.isCancelled { return true }
                     if forWriting { s.writeWaiters.append(continuation) } else { s.readWaiters.append(continuation) }
                     return false
@@ -164,7 +167,7 @@ public final class SerialDescriptor: Sendable {
                 if closed { continuation.resume() } else { wake() }
             }
         } onCancel: {
-            let woken = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            let woken = state.withLockedValue { s -> [CheckedContinuation<Void, Never>] in
                 defer { if forWriting { s.writeWaiters = [] } else { s.readWaiters = [] } }
                 return forWriting ? s.writeWaiters : s.readWaiters
             }
@@ -174,7 +177,7 @@ public final class SerialDescriptor: Sendable {
 
     private func takeWriteTurn() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let granted = state.withLock { s -> Bool in
+            let granted = state.withLockedValue { s -> Bool in
                 if s.closed || !s.writing {
                     s.writing = true
                     return true
@@ -187,7 +190,7 @@ public final class SerialDescriptor: Sendable {
     }
 
     private func passWriteTurn() {
-        let next = state.withLock { s -> CheckedContinuation<Void, Never>? in
+        let next = state.withLockedValue { s -> CheckedContinuation<Void, Never>? in
             if s.writerQueue.isEmpty {
                 s.writing = false
                 return nil
@@ -199,7 +202,7 @@ public final class SerialDescriptor: Sendable {
 
     /// Interrupts the thread's `poll` so that it picks up new waiters (or the close).
     private func wake() {
-        state.withLock { s in
+        state.withLockedValue { s in
             guard !s.pipesClosing else { return }
             var byte: UInt8 = 1
             _ = Glibc.write(wakeWrite, &byte, 1)
@@ -210,7 +213,7 @@ public final class SerialDescriptor: Sendable {
     private func pollLoop() {
         var drain = [UInt8](repeating: 0, count: 64)
         while true {
-            let (wantRead, wantWrite, closed) = state.withLock { s in (!s.readWaiters.isEmpty, !s.writeWaiters.isEmpty, s.closed) }
+            let (wantRead, wantWrite, closed) = state.withLockedValue { s in (!s.readWaiters.isEmpty, !s.writeWaiters.isEmpty, s.closed) }
             if closed { break }
             var events: Int16 = 0
             if wantRead { events |= Int16(POLLIN) }
@@ -230,7 +233,7 @@ public final class SerialDescriptor: Sendable {
             let revents = Int32(fds[1].revents)
             guard revents != 0 else { continue }
             let failed = revents & (POLLHUP | POLLERR | POLLNVAL) != 0
-            let woken = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            let woken = state.withLockedValue { s -> [CheckedContinuation<Void, Never>] in
                 var woken: [CheckedContinuation<Void, Never>] = []
                 if failed || revents & POLLIN != 0 {
                     woken += s.readWaiters
@@ -246,12 +249,12 @@ public final class SerialDescriptor: Sendable {
             // A hung-up descriptor stays "ready": wait for a waiter or the close, not in a spin.
             if failed && woken.isEmpty { usleep(10_000) }
         }
-        state.withLock { $0.pipesClosing = true }
+        state.withLockedValue { $0.pipesClosing = true }
         if clearsExclusiveOnClose { _ = ioctl(fd, UInt(TIOCNXCL)) }
         Glibc.close(fd)
         Glibc.close(wakeRead)
         Glibc.close(wakeWrite)
-        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+        let waiters = state.withLockedValue { s -> [CheckedContinuation<Void, Never>] in
             s.threadDone = true
             defer { s.closeWaiters = [] }
             return s.closeWaiters

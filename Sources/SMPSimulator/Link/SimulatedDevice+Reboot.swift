@@ -32,6 +32,7 @@ extension SimulatedDevice {
         // A device that stays down is offline for a hundred years.
         offlineUntil = clock.now + (faults.staysDownAfterReset ? .seconds(100 * 365 * 86_400) : configuration.bootDuration)
         logger.notice("reboot (\(reason)), boot \(core.bootCount): \(actions.enumerated().map { "image \($0.offset) \($0.element)" }.joined(separator: ", "))")
+        resumeBootWaiters()
         for hooks in transports.values where hooks.disconnectsOnReset {
             await hooks.disconnect(configuration.bootDuration)
         }
@@ -48,4 +49,43 @@ extension SimulatedDevice {
             try? await clock.sleep(until: until)
         }
     }
+
+    /// Waits until the device has booted `count` times (``bootCount``, 1 after start): returns when
+    /// the reboot that makes it so happens, at once if it already has, or when the task is cancelled.
+    /// The device may still be booting then; ``waitUntilOnline()`` waits for that.
+    public func waitForBoot(_ count: Int) async {
+        if core.bootCount >= count { return }
+        nextBootWaiter += 1
+        let id = nextBootWaiter
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                if Task.isCancelled {
+                    continuation.resume()
+                } else {
+                    bootWaiters.append(BootWaiter(id: id, count: count, continuation: continuation))
+                }
+            }
+        } onCancel: {
+            Task { await self.cancelBootWaiter(id) }
+        }
+    }
+
+    private func resumeBootWaiters() {
+        let booted = core.bootCount
+        let ready = bootWaiters.filter { $0.count <= booted }
+        bootWaiters.removeAll { $0.count <= booted }
+        for waiter in ready { waiter.continuation.resume() }
+    }
+
+    private func cancelBootWaiter(_ id: Int) {
+        guard let index = bootWaiters.firstIndex(where: { $0.id == id }) else { return }
+        bootWaiters.remove(at: index).continuation.resume()
+    }
+}
+
+/// A task waiting in ``SimulatedDevice/waitForBoot(_:)``.
+struct BootWaiter {
+    let id: Int
+    let count: Int
+    let continuation: CheckedContinuation<Void, Never>
 }

@@ -78,10 +78,10 @@ public struct BumbleLink: Sendable {
     }
 
     /// Waits until the peripheral printed `count` lines starting with `prefix`; false after
-    /// `timeout` or when the peripheral or the controllers stopped.
+    /// `timeout` (times ``TestTimeScale``) or when the peripheral or the controllers stopped.
     public func waitFor(_ prefix: String, count: Int = 1, timeout: Duration = .seconds(30)) async -> Bool {
         let clock = ContinuousClock()
-        let deadline = clock.now + timeout
+        let deadline = clock.now + TestTimeScale.scaled(timeout)
         while clock.now < deadline {
             if lines(startingWith: prefix).count >= count { return true }
             if !peripheral.isRunning || !controllers.isRunning { return false }

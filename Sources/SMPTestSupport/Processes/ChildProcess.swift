@@ -47,11 +47,13 @@ public struct ProcessError: Error, CustomStringConvertible {
 /// Runs programs for tests without ever blocking a thread of the (two-thread) test pool: output
 /// goes to files, and exits are awaited through termination handlers.
 public enum Subprocess {
-    /// Runs `executable` with `arguments` and waits (at most `timeout`, then SIGKILL) for it to exit.
+    /// Runs `executable` with `arguments` and waits (at most `timeout` times ``TestTimeScale``, then
+    /// SIGKILL) for it to exit.
     public static func run(
         _ executable: String, _ arguments: [String], environment extra: [String: String] = [:],
         timeout: Duration = .seconds(180)
     ) async throws -> ProcessOutput {
+        let timeout = TestTimeScale.scaled(timeout)
         let directory = try temporaryDirectory("run")
         defer { try? FileManager.default.removeItem(at: directory) }
         let outURL = directory.appendingPathComponent("stdout")
@@ -174,14 +176,20 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Reads standard output until `ready` finds in it what the caller waits for (a `listening on`
     /// line), and returns that; nil when the child exits first or `limit` passes.
+    ///
+    /// The output is read once more after the child exited or the limit passed, so a line printed
+    /// while this task waited for a loaded machine to run it again still counts.
     public func awaitOutput<T>(within limit: Duration, _ ready: (String) -> T?) async throws -> T? {
         let clock = SMPClock.continuous
         let deadline = clock.now + limit
-        while clock.now < deadline, isRunning {
+        while true {
+            // Whether it ran and whether time was left are read before the output, which is then newer.
+            let running = isRunning
+            let late = clock.now >= deadline
             if let found = ready(stdout) { return found }
+            if !running || late { return nil }
             try await clock.sleep(for: .milliseconds(10))
         }
-        return nil
     }
 
     /// Closes the lifeline (the child sees end of input).

@@ -39,8 +39,9 @@ public final class SimulatorProcess: Sendable {
     /// `HOST:PORT` (`[HOST]:PORT` for IPv6), as `mcumgr --udp` takes it.
     public var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
-    /// How long a simulator may take to say it listens (generous: a loaded machine is slow to start processes).
-    public static let startLimit = Duration.seconds(90)
+    /// How long a simulator may take to say it listens (generous: a loaded machine is slow to start
+    /// processes), times ``TestTimeScale``.
+    public static let startLimit = TestTimeScale.scaled(.seconds(90))
 
     /// Starts `mcumgr-sim --udp endpoint` with extra `arguments` and waits for its `listening on`
     /// line. Unless `logsRequests`, it runs `--quiet`; with it, standard error holds one line per

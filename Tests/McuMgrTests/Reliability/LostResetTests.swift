@@ -13,7 +13,7 @@ import Testing
 /// out from the image table whether the device rebooted; it asks again only when the device
 /// keeps answering, unchanged, well past any reset delay. Before the fix the session resent the
 /// reset after its timeout like any request, and the second reset reverted the upgrade.
-@Suite("Reliability: a lost reset answer never reverts the upgrade", .virtualTime, .timeLimit(.minutes(2)))
+@Suite("Reliability: a lost reset answer never reverts the upgrade", .virtualTime, .scaledTimeLimit(minutes: 2))
 struct LostResetTests {
     struct Outcome {
         let result: Result<FirmwareUpgradeReport, FirmwareUpgradeError>

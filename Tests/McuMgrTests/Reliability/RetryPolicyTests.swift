@@ -7,7 +7,7 @@ import Testing
 /// Every command has a retry policy by its nature (reliability issue, defect 3): reads and
 /// idempotent writes are resent after a timeout, reset, erase, storage erase, log clear and
 /// shell commands never are. Before the fix, the session resent every request alike.
-@Suite("Reliability: retry policies by the nature of each command", .virtualTime, .timeLimit(.minutes(2)))
+@Suite("Reliability: retry policies by the nature of each command", .virtualTime, .scaledTimeLimit(minutes: 2))
 struct RetryPolicyTests {
     /// A request, and whether the session may resend it.
     struct Case: Sendable, CustomTestStringConvertible {

@@ -14,7 +14,7 @@ import Testing
 ///
 /// On virtual time: the 20 runs take no wall-clock time for their timeouts, and each seed
 /// repeats exactly. `scripts/upgrade-under-loss.sh` runs the same over UDP with the CLI.
-@Suite("Reliability: 20 of 20 upgrades complete at 30 % loss each way", .virtualTime, .timeLimit(.minutes(10)))
+@Suite("Reliability: 20 of 20 upgrades complete at 30 % loss each way", .virtualTime, .scaledTimeLimit(minutes: 10))
 struct UpgradeUnderLossTests {
     @Test("a default test-and-confirm upgrade through 30 % loss each way ends active and confirmed", arguments: 1...20)
     func upgradeThroughLoss(seed: Int) async throws {

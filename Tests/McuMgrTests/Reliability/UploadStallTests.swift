@@ -10,7 +10,7 @@ import Testing
 /// answers with, the upload fails as stalled, naming the offset, within a bound that follows from
 /// the retry settings. Before the fix, answers that stayed put or went back restarted sending
 /// without counting as failures, so these uploads never ended.
-@Suite("Reliability: an upload that makes no progress ends", .virtualTime, .timeLimit(.minutes(2)))
+@Suite("Reliability: an upload that makes no progress ends", .virtualTime, .scaledTimeLimit(minutes: 2))
 struct UploadStallTests {
     /// How the scripted device answers a chunk: the offset it claims to expect next.
     typealias Answer = @Sendable (_ offset: Int, _ length: Int, _ arrival: Int) -> Int

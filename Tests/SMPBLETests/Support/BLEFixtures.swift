@@ -57,7 +57,7 @@ enum BLEFixtures {
     }
 
     /// A session over `transport` with test timeouts.
-    static func client(_ transport: BLETransport) -> SMPClient {
+    static func client(_ transport: some SMPTransport) -> SMPClient {
         // Generous: these run over real sockets and threads on a machine shared with the parallel suite.
         SMPClient(transport: transport, configuration: SMPClient.Configuration(timeout: .seconds(20), retries: 2), logger: quietLogger)
     }
