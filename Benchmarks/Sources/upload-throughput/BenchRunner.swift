@@ -3,6 +3,9 @@ import Foundation
 /// Runs a plan: every row `runs` times, round-robin (so a load spike on the machine spreads over
 /// rows instead of sinking one), then writes the tables, the CSV and the plot.
 struct BenchRunner {
+    /// Tool rows whose first run takes longer than this many seconds are not repeated.
+    static let singleRunSeconds = 20.0
+
     let plan: BenchPlan
     let output: URL
     var rows: [ResultRow] = []
@@ -61,6 +64,9 @@ struct BenchRunner {
             }
             for (offset, row) in plan.toolRows.enumerated() where rows[engineCount + offset].failure == nil {
                 let index = engineCount + offset
+                // A whole command that took longer than `singleRunSeconds` is measured once: its
+                // spread is small against its length, and repeating it would cost minutes.
+                if let first = rows[index].samples.first, first.wallSeconds > Self.singleRunSeconds { continue }
                 let label = "[\(run)/\(plan.runs)] \(row.variant.label) \(row.link.label) depth \(rows[index].depthLabel)"
                 do {
                     guard let sample = try await row.variant.upload(images[row.imageKiB]!, on: row.link) else {
