@@ -67,7 +67,11 @@ let package = Package(
 
         // In-memory parts for tests and the in-process simulator: loopback transport, virtual
         // time (a serial executor and a clock that advances when it is idle), seeded randomness.
-        .target(name: "SMPTestSupport", dependencies: ["SMP", "Hex"], swiftSettings: strict),
+        .target(
+            name: "SMPTestSupport",
+            dependencies: ["SMP", "Hex", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            swiftSettings: strict
+        ),
         // Swift Testing traits over SMPTestSupport (test targets only: it links Testing).
         .target(name: "SMPTestTraits", dependencies: ["SMPTestSupport"], swiftSettings: strict),
 
