@@ -133,16 +133,16 @@ struct UploadRun {
     }
 
     /// Encodes the chunk that goes next when the device confirms the ones in flight, while they
-    /// are on their way: a stop-and-wait upload then only sends it when the answer comes.
+    /// are on their way: a stop-and-wait upload then only sends it when the answer comes. (An
+    /// encoding error is left for ``launch(_:into:)`` to report.)
     mutating func prepareNextChunk() {
         guard !needsFirstChunk, next < total else { return }
-        let length = chunkLength(at: next)
-        if let prepared, prepared.offset == next, prepared.length == length, !prepared.isFirst { return }
-        prepared = try? encode(offset: next, length: length, isFirst: false)
+        prepared = try? encoded(offset: next, length: chunkLength(at: next), isFirst: false)
     }
 
-    /// The encoded request of one chunk.
-    func encode(offset: Int, length: Int, isFirst: Bool) throws -> PreparedChunk {
+    /// The encoded request of one chunk: the prepared one when it is that chunk, else encoded now.
+    func encoded(offset: Int, length: Int, isFirst: Bool) throws -> PreparedChunk {
+        if let prepared, prepared.offset == offset, prepared.length == length, prepared.isFirst == isFirst { return prepared }
         let request = try engine.target.request(
             offset: offset, data: data[offset..<(offset + length)], totalLength: total, isFirst: isFirst
         )
@@ -155,14 +155,10 @@ struct UploadRun {
         nextID += 1
         let target = engine.target
         let encoded: PreparedChunk
-        if let prepared, prepared.offset == chunk.offset, prepared.length == chunk.length, prepared.isFirst == chunk.isFirst {
-            encoded = prepared
-        } else {
-            do {
-                encoded = try encode(offset: chunk.offset, length: chunk.length, isFirst: chunk.isFirst)
-            } catch {
-                throw .invalidConfiguration("the chunk request cannot be encoded: \(error)")
-            }
+        do {
+            encoded = try self.encoded(offset: chunk.offset, length: chunk.length, isFirst: chunk.isFirst)
+        } catch {
+            throw .invalidConfiguration("the chunk request cannot be encoded: \(error)")
         }
         prepared = nil
         let request = encoded.request
