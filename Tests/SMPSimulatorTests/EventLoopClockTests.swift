@@ -1,5 +1,6 @@
 import NIOPosix
 import SMP
+import SMPTestSupport
 import SMPUDP
 import Testing
 
@@ -19,17 +20,21 @@ struct EventLoopClockTests {
         try await group.shutdownGracefully()
     }
 
-    @Test("cancelling a task ends its sleep with CancellationError, spinning or not", arguments: [0, 3_600_000])
+    @Test("cancelling a task ends its sleep with CancellationError, spinning or not", .timeLimit(.minutes(1)), arguments: [0, 3_600_000])
     func cancellation(spinMilliseconds: Int) async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let clock = EventLoopClock(eventLoop: group.next(), spin: .milliseconds(spinMilliseconds))
+        let loop = group.next()
+        let clock = EventLoopClock(eventLoop: loop, spin: .milliseconds(spinMilliseconds))
         let sleeper = Task { try await clock.sleep(until: ContinuousClock.now + .seconds(3_600)) }
+        // Give the sleep time to be under way (a timer or a spin on the loop), so that the
+        // cancellation handler ends it rather than the check at its start; either way it must end.
+        try await loop.scheduleTask(in: .milliseconds(50)) {}.futureResult.get()
         sleeper.cancel()
         await #expect(throws: CancellationError.self) { try await sleeper.value }
         try await group.shutdownGracefully()
     }
 
-    @Test("while a sleep spins, the loop still runs the work queued behind it; cancelling stops the spin")
+    @Test("while a sleep spins, the loop still runs the work queued behind it; cancelling stops the spin", .timeLimit(.minutes(1)))
     func spinningServesTheLoop() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
@@ -45,16 +50,30 @@ struct EventLoopClockTests {
         #expect(served)
         slept.cancel()
         #expect(await slept.value == false)
-        // The turns stop with the cancellation (a spin left turning would keep the shutdown below from finishing).
-        #expect(try await loop.submit { true }.get())
-        try await group.shutdownGracefully()
+        // The turns stop with the cancellation: a spin left turning keeps the loop from shutting down.
+        #expect(await finishes(within: .seconds(20)) { try? await group.shutdownGracefully() })
     }
 
-    @Test("a sleep already due returns at once; SMPClock.eventLoop sleeps on the loop")
+    /// Whether `work` finishes within `limit` (times `TestTimeScale`); a hang is reported as false
+    /// instead of hanging the test (the work is left running).
+    private func finishes(within limit: Duration, _ work: @escaping @Sendable () async -> Void) async -> Bool {
+        let (outcome, sink) = AsyncStream.makeStream(of: Bool.self)
+        Task {
+            await work()
+            sink.yield(true)
+        }
+        let timer = Task {
+            try? await Task.sleep(for: TestTimeScale.scaled(limit))
+            sink.yield(false)
+        }
+        defer { timer.cancel() }
+        return await outcome.first { _ in true } ?? false
+    }
+
+    @Test("SMPClock.eventLoop sleeps on the loop's timers and never ends early")
     func smpClock() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let clock = SMPClock.eventLoop(group.next(), spin: .microseconds(500))
-        try await EventLoopClock(eventLoop: group.next()).sleep(until: ContinuousClock.now - .seconds(1))
         let start = clock.now
         try await clock.sleep(until: start + .milliseconds(10))
         #expect(clock.now >= start + .milliseconds(10))
