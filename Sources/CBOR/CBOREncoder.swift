@@ -29,6 +29,7 @@ public struct CBOREncoder: Sendable {
 private func directValue(_ value: Any) -> CBORValue? {
     switch value {
     case let v as CBORValue: return v
+    case let v as any CBORValueRepresentable: return v.cborValue
     case let d as Data: return .bytes([UInt8](d))
     default: return nil
     }

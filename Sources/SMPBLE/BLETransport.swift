@@ -45,13 +45,13 @@ public final class BLETransport: SMPTransport {
     }
 
     /// Whole SMP packets from the device and link changes.
-    public let events: AsyncStream<SMPTransportEvent>
+    public let events: SMPTransportEvents
     /// What the transport connects through.
     public let connector: BLEConnector
     /// The configuration the transport was made with (the reassembly buffer may change since).
     public let configuration: Configuration
 
-    private let eventSink: AsyncStream<SMPTransportEvent>.Continuation
+    private let eventSink: SMPTransportEvents.Continuation
     private let clock: SMPClock
     private let logger: Logger
     private let state: Mutex<State>
@@ -84,7 +84,7 @@ public final class BLETransport: SMPTransport {
         self.clock = clock
         self.logger = logger
         self.state = Mutex(State(reassemblyBufferSize: configuration.reassemblyBufferSize))
-        (events, eventSink) = AsyncStream.makeStream(of: SMPTransportEvent.self)
+        (events, eventSink) = SMPTransportEvents.makeStream()
     }
 
     /// The device's reassembly buffer (`buf_size`) when it reassembles writes; nil sends only

@@ -7,14 +7,14 @@ public final class LoopbackTransport: SMPTransport {
     /// The largest packet the loopback carries now (the device end may change it, as a new MTU would).
     public var maximumPacketSize: Int { link.state.withLock { $0.maximumPacketSize } }
     /// Received packets and link changes.
-    public let events: AsyncStream<SMPTransportEvent>
+    public let events: SMPTransportEvents
     /// The device end of this loopback.
     public let device: LoopbackDevice
     private let link: LoopbackLink
 
     /// Makes a connected loopback with its device end.
     public init(maximumPacketSize: Int = 2048) {
-        let (events, eventSink) = AsyncStream.makeStream(of: SMPTransportEvent.self)
+        let (events, eventSink) = SMPTransportEvents.makeStream()
         let (requests, requestSink) = AsyncStream.makeStream(of: [UInt8].self)
         let link = LoopbackLink(eventSink: eventSink, requestSink: requestSink, maximumPacketSize: maximumPacketSize)
         self.events = events
@@ -86,10 +86,10 @@ private final class LoopbackLink: Sendable {
     }
 
     let state: Mutex<State>
-    let eventSink: AsyncStream<SMPTransportEvent>.Continuation
+    let eventSink: SMPTransportEvents.Continuation
     let requestSink: AsyncStream<[UInt8]>.Continuation
 
-    init(eventSink: AsyncStream<SMPTransportEvent>.Continuation, requestSink: AsyncStream<[UInt8]>.Continuation, maximumPacketSize: Int) {
+    init(eventSink: SMPTransportEvents.Continuation, requestSink: AsyncStream<[UInt8]>.Continuation, maximumPacketSize: Int) {
         self.eventSink = eventSink
         self.requestSink = requestSink
         self.state = Mutex(State(maximumPacketSize: maximumPacketSize))

@@ -21,9 +21,9 @@ public final class UDPTransport: SMPTransport {
     /// The largest datagram this transport sends.
     public let maximumPacketSize: Int
     /// Datagrams from the device and link changes.
-    public let events: AsyncStream<SMPTransportEvent>
+    public let events: SMPTransportEvents
 
-    private let eventSink: AsyncStream<SMPTransportEvent>.Continuation
+    private let eventSink: SMPTransportEvents.Continuation
     private let group: any EventLoopGroup
     private let state = Mutex(State())
 
@@ -43,7 +43,7 @@ public final class UDPTransport: SMPTransport {
         self.port = port
         self.maximumPacketSize = max(SMPHeader.size + 1, min(maximumPacketSize, 65_507))
         self.group = eventLoopGroup
-        (events, eventSink) = AsyncStream.makeStream(of: SMPTransportEvent.self)
+        (events, eventSink) = SMPTransportEvents.makeStream()
     }
 
     /// Resolves the device's address and opens a socket bound to an ephemeral local port.
@@ -141,9 +141,9 @@ private final class DatagramReceiver: ChannelInboundHandler {
     typealias InboundIn = AddressedEnvelope<ByteBuffer>
 
     let remote: SocketAddress
-    let sink: AsyncStream<SMPTransportEvent>.Continuation
+    let sink: SMPTransportEvents.Continuation
 
-    init(remote: SocketAddress, sink: AsyncStream<SMPTransportEvent>.Continuation) {
+    init(remote: SocketAddress, sink: SMPTransportEvents.Continuation) {
         self.remote = remote
         self.sink = sink
     }

@@ -156,7 +156,7 @@ actor PacketInbox {
     private var packets: [[UInt8]] = []
     private let clock: SMPClock
 
-    init(_ events: AsyncStream<SMPTransportEvent>, clock: SMPClock) {
+    init(_ events: SMPTransportEvents, clock: SMPClock) {
         self.clock = clock
         clock.task {
             for await event in events {

@@ -19,11 +19,16 @@ public struct UploadConfiguration: Sendable, Hashable {
     /// How many times the device may lose the whole upload (answer offset 0 again) before the
     /// upload fails as stalled.
     public var maximumRestarts: Int
+    /// Whether the upload reads the device's buffers (`mcumgr params`) before its first chunk
+    /// when the session has not: they cap the packet size and give the default depth. A caller
+    /// that fixed both the packet size and ``pipelineDepth`` may save that round trip, as the Go
+    /// `mcumgr` CLI always does; it is read anyway when ``pipelineDepth`` is `nil`.
+    public var readsDeviceBuffers: Bool
 
     /// Makes a configuration.
     public init(
         pipelineDepth: Int? = nil, byteAlignment: Int = 1, chunkTimeout: Duration = .seconds(2), chunkRetries: Int = 1,
-        maximumFailuresWithoutProgress: Int = 12, maximumRestarts: Int = 3
+        maximumFailuresWithoutProgress: Int = 12, maximumRestarts: Int = 3, readsDeviceBuffers: Bool = true
     ) {
         self.pipelineDepth = pipelineDepth
         self.byteAlignment = byteAlignment
@@ -31,6 +36,7 @@ public struct UploadConfiguration: Sendable, Hashable {
         self.chunkRetries = chunkRetries
         self.maximumFailuresWithoutProgress = maximumFailuresWithoutProgress
         self.maximumRestarts = maximumRestarts
+        self.readsDeviceBuffers = readsDeviceBuffers
     }
 
     /// The alignments the engine accepts.

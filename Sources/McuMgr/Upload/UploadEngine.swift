@@ -36,8 +36,8 @@ public struct UploadEngine: Sendable {
 
     /// Uploads `data` and returns the final acknowledgement; `progress` sees every new acknowledged offset.
     ///
-    /// Reads the device's buffers first when the session has not (one negotiation per session),
-    /// and runs the session's window at the pipeline depth for the upload's duration.
+    /// Reads the device's buffers first when the session has not (one negotiation per session;
+    /// skipped when the configuration fixes the depth and says not to read them), and runs the session's window at the pipeline depth for the upload's duration.
     public func upload(
         _ data: [UInt8], progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }
     ) async throws(UploadError) -> UploadAcknowledgement {
@@ -46,7 +46,11 @@ public struct UploadEngine: Sendable {
         let client = target.client
         let buffers: SMPDeviceBuffers?
         do {
-            buffers = try await client.negotiateIfNeeded()
+            if configuration.readsDeviceBuffers || configuration.pipelineDepth == nil {
+                buffers = try await client.negotiateIfNeeded()
+            } else {
+                buffers = await client.deviceBuffers
+            }
         } catch {
             throw .smp(error)
         }

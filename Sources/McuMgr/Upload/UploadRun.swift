@@ -72,23 +72,21 @@ struct UploadRun {
 
     mutating func execute() async throws(UploadError) -> UploadAcknowledgement {
         try await readChunkSizes()
-        let (outcomes, sink) = AsyncStream.makeStream(of: UploadChunkOutcome.self)
-        defer { sink.finish() }
-        var iterator = outcomes.makeAsyncIterator()
+        let outcomes = SingleConsumerQueue<UploadChunkOutcome>()
         while acknowledged < total || needsFirstChunk {
             if Task.isCancelled { throw .cancelled }
             if inFlight == 0 && engine.control.isPaused {
                 await engine.control.waitWhilePaused()
                 continue
             }
-            try await launchChunks(into: sink)
+            try await launchChunks(into: outcomes)
             if inFlight == 0 && !needsFirstChunk {
                 // Everything was sent but the device holds less: send again from where it stands.
                 restart(from: acknowledged)
                 continue
             }
             prepareNextChunk()
-            guard let outcome = await iterator.next() else { throw .cancelled }
+            guard let outcome = await outcomes.next() else { throw .cancelled }
             unanswered[outcome.chunk.id] = nil
             guard outcome.chunk.epoch == epoch else { continue }
             try await handle(outcome)
@@ -111,7 +109,7 @@ struct UploadRun {
 
     // MARK: Sending
 
-    mutating func launchChunks(into sink: AsyncStream<UploadChunkOutcome>.Continuation) async throws(UploadError) {
+    mutating func launchChunks(into sink: SingleConsumerQueue<UploadChunkOutcome>) async throws(UploadError) {
         if needsFirstChunk {
             guard inFlight == 0, !engine.control.isPaused else { return }
             try await launch(UploadChunk(id: nextID, offset: 0, length: min(sizes.first, total), epoch: epoch, isFirst: true), into: sink)
@@ -151,7 +149,7 @@ struct UploadRun {
 
     /// Sends a chunk (in order: the next is sent only once this one is on its way); its answer
     /// arrives on `sink`.
-    mutating func launch(_ chunk: UploadChunk, into sink: AsyncStream<UploadChunkOutcome>.Continuation) async throws(UploadError) {
+    mutating func launch(_ chunk: UploadChunk, into sink: SingleConsumerQueue<UploadChunkOutcome>) async throws(UploadError) {
         nextID += 1
         let target = engine.target
         let encoded: PreparedChunk

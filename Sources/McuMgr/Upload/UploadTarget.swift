@@ -44,6 +44,13 @@ public struct UploadChunkRequest: Sendable {
         operation = Request.operation
         retryPolicy = Request.retryPolicy
     }
+
+    /// The chunk request of an upload request that builds its own CBOR tree (no `Encodable` pass).
+    public init<Request: SMPRequest & CBORValueRepresentable>(_ request: Request) {
+        self.init(group: Request.group, command: Request.command, payload: request.cborValue)
+        operation = Request.operation
+        retryPolicy = Request.retryPolicy
+    }
 }
 
 extension UploadTarget {

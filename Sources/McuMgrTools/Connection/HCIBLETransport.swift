@@ -20,7 +20,7 @@ final class HCIBLETransport: SMPTransport {
 
     var maximumPacketSize: Int { get async { await transport.maximumPacketSize } }
     var linkUnit: Int { get async { await transport.linkUnit } }
-    var events: AsyncStream<SMPTransportEvent> { transport.events }
+    var events: SMPTransportEvents { transport.events }
 
     func connect() async throws(SMPTransportError) {
         do {

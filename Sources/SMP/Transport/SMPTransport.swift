@@ -20,7 +20,7 @@ public protocol SMPTransport: Sendable {
     /// larger than this travels in several units.
     var linkUnit: Int { get async }
     /// Received packets and link changes, in arrival order, for the transport's whole life.
-    var events: AsyncStream<SMPTransportEvent> { get }
+    var events: SMPTransportEvents { get }
     /// Brings the link up; does nothing when it is up. Called again after a disconnect to reconnect.
     func connect() async throws(SMPTransportError)
     /// Sends one whole SMP packet, atomically with respect to other sends.

@@ -21,11 +21,11 @@ public final class SerialTransport: SMPTransport {
     /// The settings the transport opens the line with.
     public let options: SerialConnectionOptions
     /// Received packets and link changes.
-    public let events: AsyncStream<SMPTransportEvent>
+    public let events: SMPTransportEvents
     /// Console text and dropped frames; keeps the newest 256 when nobody reads.
     public let console: AsyncStream<ConsoleEvent>
 
-    private let eventSink: AsyncStream<SMPTransportEvent>.Continuation
+    private let eventSink: SMPTransportEvents.Continuation
     private let consoleSink: AsyncStream<ConsoleEvent>.Continuation
     private let encoder: SerialPacketEncoder
     private let clock: SMPClock
@@ -52,7 +52,7 @@ public final class SerialTransport: SMPTransport {
         self.options = options
         self.clock = clock
         self.state = Mutex(State())
-        (events, eventSink) = AsyncStream.makeStream(of: SMPTransportEvent.self)
+        (events, eventSink) = SMPTransportEvents.makeStream()
         (console, consoleSink) = AsyncStream.makeStream(of: ConsoleEvent.self, bufferingPolicy: .bufferingNewest(256))
     }
 

@@ -8,14 +8,14 @@ import SMP
 /// ``linkChanges``. Both finish when `inner`'s events do (on `close()`).
 final class LinkWatchingTransport<Inner: SMPTransport>: SMPTransport {
     let inner: Inner
-    let events: AsyncStream<SMPTransportEvent>
+    let events: SMPTransportEvents
     /// The link changes `inner` reports, in order.
-    let linkChanges: AsyncStream<SMPTransportEvent>
+    let linkChanges: SMPTransportEvents
 
     init(_ inner: Inner) {
         self.inner = inner
-        let (events, eventSink) = AsyncStream.makeStream(of: SMPTransportEvent.self)
-        let (changes, changeSink) = AsyncStream.makeStream(of: SMPTransportEvent.self)
+        let (events, eventSink) = SMPTransportEvents.makeStream()
+        let (changes, changeSink) = SMPTransportEvents.makeStream()
         self.events = events
         self.linkChanges = changes
         Task {

@@ -1,5 +1,7 @@
+import CBOR
+
 /// One file upload chunk (group 8, command 0, write): `{"name", "off", "data", "len" (at offset 0)}`.
-public struct FileUploadRequest: Codable, Sendable, Equatable {
+public struct FileUploadRequest: Codable, CBORValueRepresentable, Sendable, Equatable {
     /// The file's absolute path on the device.
     public var name: String
     /// Where this chunk goes; must be where the device stands (0 starts over and truncates).
@@ -26,13 +28,20 @@ public struct FileUploadRequest: Codable, Sendable, Equatable {
         length = try c.decodeIfPresent(Int.self, forKey: .length)
     }
 
-    /// Writes the chunk with its data as a byte string.
+    /// Writes the chunk (``cborValue``).
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(name, forKey: .name)
-        try c.encode(offset, forKey: .offset)
-        try c.encodeByteString(data, forKey: .data)
-        try c.encodeIfPresent(length, forKey: .length)
+        try cborValue.encode(to: encoder)
+    }
+
+    /// The chunk as a CBOR map with its data as a byte string (built directly: one per chunk).
+    public var cborValue: CBORValue {
+        var entries: [(key: CBORValue, value: CBORValue)] = []
+        entries.reserveCapacity(4)
+        entries.append((.text("name"), .text(name)))
+        entries.append((.text("off"), .int(offset)))
+        entries.append((.text("data"), .bytes(data)))
+        if let length { entries.append((.text("len"), .int(length))) }
+        return .map(entries)
     }
 
     private enum CodingKeys: String, CodingKey { case name, offset = "off", data, length = "len" }

@@ -1,8 +1,10 @@
+import CBOR
+
 /// One image upload chunk (group 1, command 1): `{"off", "data", "len"?, "sha"?, "image"?, "upgrade"?}`.
 ///
 /// `len` is required on the first chunk (`off == 0`); `sha`, `image` and `upgrade` belong to the
 /// first chunk only. Keys left `nil` are not sent.
-public struct ImageUploadRequest: Codable, Sendable, Equatable {
+public struct ImageUploadRequest: Codable, CBORValueRepresentable, Sendable, Equatable {
     /// Offset of this chunk in the image file.
     public var offset: Int
     /// The chunk's bytes.
@@ -37,15 +39,22 @@ public struct ImageUploadRequest: Codable, Sendable, Equatable {
         upgrade = try c.decodeIfPresent(Bool.self, forKey: .upgrade)
     }
 
-    /// Writes the chunk, leaving out the keys that are `nil`.
+    /// Writes the chunk (``cborValue``).
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(offset, forKey: .offset)
-        try c.encodeByteString(data, forKey: .data)
-        try c.encodeIfPresent(length, forKey: .length)
-        try c.encodeByteStringIfPresent(sha, forKey: .sha)
-        try c.encodeIfPresent(image, forKey: .image)
-        try c.encodeIfPresent(upgrade, forKey: .upgrade)
+        try cborValue.encode(to: encoder)
+    }
+
+    /// The chunk as a CBOR map, leaving out the keys that are `nil` (built directly: one per chunk).
+    public var cborValue: CBORValue {
+        var entries: [(key: CBORValue, value: CBORValue)] = []
+        entries.reserveCapacity(6)
+        entries.append((.text("off"), .int(offset)))
+        entries.append((.text("data"), .bytes(data)))
+        if let length { entries.append((.text("len"), .int(length))) }
+        if let sha { entries.append((.text("sha"), .bytes(sha))) }
+        if let image { entries.append((.text("image"), .int(image))) }
+        if let upgrade { entries.append((.text("upgrade"), .bool(upgrade))) }
+        return .map(entries)
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -1,0 +1,92 @@
+import Synchronization
+
+/// Hands elements from any number of producers (threads or tasks) to one consuming task, first in
+/// first out, buffered until read: the per-packet path of a session (transport events, upload
+/// answers). Lighter than `AsyncStream` there: specialised where it is used (no generic buffer
+/// behind a resilience boundary) and a direct hand-over when the consumer already waits.
+///
+/// After ``finish()`` the consumer reads what is buffered, then `nil`; later elements are dropped.
+/// A cancelled consumer reads `nil` at once, and the queue is finished.
+public final class SingleConsumerQueue<Element: Sendable>: Sendable {
+    @usableFromInline
+    struct State {
+        @usableFromInline var buffer: [Element] = []
+        @usableFromInline var head = 0
+        @usableFromInline var waiter: UnsafeContinuation<Element?, Never>?
+        @usableFromInline var finished = false
+
+        @usableFromInline init() {}
+
+        /// Takes the oldest buffered element.
+        @inlinable
+        mutating func popFirst() -> Element? {
+            guard head < buffer.count else { return nil }
+            let element = buffer[head]
+            head += 1
+            if head == buffer.count {
+                buffer.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            return element
+        }
+    }
+
+    @usableFromInline let state = Mutex(State())
+
+    /// Makes an empty queue.
+    public init() {}
+
+    /// Queues `element`, or hands it straight to the waiting consumer; dropped once finished.
+    @inlinable
+    public func yield(_ element: Element) {
+        let waiter = state.withLock { s -> UnsafeContinuation<Element?, Never>? in
+            guard !s.finished else { return nil }
+            guard let waiter = s.waiter else {
+                s.buffer.append(element)
+                return nil
+            }
+            s.waiter = nil
+            return waiter
+        }
+        waiter?.resume(returning: element)
+    }
+
+    /// Ends the queue: the consumer reads what is buffered, then `nil`.
+    @inlinable
+    public func finish() {
+        let waiter = state.withLock { s -> UnsafeContinuation<Element?, Never>? in
+            s.finished = true
+            defer { s.waiter = nil }
+            return s.waiter
+        }
+        waiter?.resume(returning: nil)
+    }
+
+    /// The next element, waiting for one; `nil` once finished and drained, or when the calling
+    /// task is cancelled (which finishes the queue). One consumer at a time.
+    @inlinable
+    public func next() async -> Element? {
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Element?, Never>) in
+                // .some(x): ready now (x nil at the end); nil: the consumer now waits.
+                let ready = state.withLock { s -> Element?? in
+                    precondition(s.waiter == nil, "SingleConsumerQueue has two consumers")
+                    if let element = s.popFirst() { return .some(element) }
+                    if s.finished { return .some(nil) }
+                    s.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { s -> UnsafeContinuation<Element?, Never>? in
+                s.finished = true
+                s.buffer = []
+                s.head = 0
+                defer { s.waiter = nil }
+                return s.waiter
+            }
+            waiter?.resume(returning: nil)
+        }
+    }
+}
