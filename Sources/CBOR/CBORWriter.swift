@@ -79,7 +79,12 @@ public struct CBORWriter: Sendable {
         } else {
             head(&out) { cbor_encode_map_start(entries.count, $0, $1) }
         }
-        if sortsMapKeys && entries.count > 1 {
+        if sortsMapKeys && entries.count > 1, let sorted = Self.sortedByTextKey(entries) {
+            for entry in sorted {
+                append(entry.key, to: &out)
+                append(entry.value, to: &out)
+            }
+        } else if sortsMapKeys && entries.count > 1 {
             let keyed = entries.map { (key: encode($0.key), value: $0.value) }
             let sorted = keyed.sorted { a, b in
                 a.key.count != b.key.count ? a.key.count < b.key.count : a.key.lexicographicallyPrecedes(b.key)
@@ -96,6 +101,21 @@ public struct CBORWriter: Sendable {
         }
         if usesIndefiniteLengthContainers {
             head(&out) { cbor_encode_break($0, $1) }
+        }
+    }
+
+    /// The entries in canonical order when every key is a text string, without encoding the keys:
+    /// a text key's encoding is its length head then its UTF-8 bytes, and the head grows with the
+    /// length, so shorter keys come first and keys of one length compare by their bytes. `nil`
+    /// when some key is not text (those are sorted by their encodings).
+    private static func sortedByTextKey(_ entries: [(key: CBORValue, value: CBORValue)]) -> [(key: CBORValue, value: CBORValue)]? {
+        for entry in entries {
+            guard case .text = entry.key else { return nil }
+        }
+        return entries.sorted { a, b in
+            guard case .text(let x) = a.key, case .text(let y) = b.key else { return false }
+            let (xCount, yCount) = (x.utf8.count, y.utf8.count)
+            return xCount != yCount ? xCount < yCount : x.utf8.lexicographicallyPrecedes(y.utf8)
         }
     }
 

@@ -56,6 +56,20 @@ struct SingleConsumerQueueTests {
         #expect(await cancelledFirst.value == nil)
     }
 
+    @Test("a limited queue drops what finds it full and takes more once read")
+    func limit() async {
+        let queue = SingleConsumerQueue<Int>(limit: 2)
+        #expect(queue.yield(1) && queue.yield(2))
+        #expect(!queue.yield(3), "a third unread element is dropped")
+        #expect(await queue.next() == 1)
+        #expect(queue.yield(4))
+        queue.finish()
+        #expect(!queue.yield(5), "nothing is taken after finish")
+        #expect(await queue.next() == 2)
+        #expect(await queue.next() == 4)
+        #expect(await queue.next() == nil)
+    }
+
     @Test("SMPTransportEvents delivers events in order and ends with the transport")
     func transportEvents() async {
         let (events, continuation) = SMPTransportEvents.makeStream()

@@ -410,6 +410,10 @@ def values():
     v = int_values() + float_values() + string_values() + simple_values() + tag_values() + container_values()
     while len(v) < 620:
         v.append(random_value(rng.randint(1, 5)))
+    # After the random ones (they take nothing from rng): text keys whose length heads differ
+    # (23, 24, 255 and 256 bytes, multi-byte characters), where canonical order is by encoded key.
+    long_keys = ["k" * 256, "b" * 24, "a" * 255, "z" * 23, "\u00fc" * 12, "a" * 24, "\u6c34", "yy", "\u00fc" * 11 + "a"]
+    v.append(("m", [(("t", key), U(n)) for n, key in enumerate(long_keys)]))
     return v
 
 

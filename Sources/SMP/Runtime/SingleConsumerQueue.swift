@@ -6,7 +6,8 @@ import Synchronization
 /// behind a resilience boundary) and a direct hand-over when the consumer already waits.
 ///
 /// After ``finish()`` the consumer reads what is buffered, then `nil`; later elements are dropped.
-/// A cancelled consumer reads `nil` at once, and the queue is finished.
+/// A cancelled consumer reads `nil` at once, and the queue is finished. With a ``limit``, an
+/// element that finds the buffer full is dropped (a flood cannot grow memory without bound).
 public final class SingleConsumerQueue<Element: Sendable>: Sendable {
     @usableFromInline
     struct State {
@@ -32,23 +33,31 @@ public final class SingleConsumerQueue<Element: Sendable>: Sendable {
     }
 
     @usableFromInline let state = Mutex(State())
+    /// The most elements held unread; more are dropped.
+    public let limit: Int
 
-    /// Makes an empty queue.
-    public init() {}
+    /// Makes an empty queue that holds at most `limit` unread elements.
+    public init(limit: Int = .max) {
+        self.limit = max(1, limit)
+    }
 
-    /// Queues `element`, or hands it straight to the waiting consumer; dropped once finished.
+    /// Queues `element`, or hands it straight to the waiting consumer; returns false when it was
+    /// dropped (the queue is finished, or holds ``limit`` unread elements).
     @inlinable
-    public func yield(_ element: Element) {
-        let waiter = state.withLock { s -> UnsafeContinuation<Element?, Never>? in
-            guard !s.finished else { return nil }
+    @discardableResult
+    public func yield(_ element: Element) -> Bool {
+        let (accepted, waiter) = state.withLock { s -> (Bool, UnsafeContinuation<Element?, Never>?) in
+            guard !s.finished else { return (false, nil) }
             guard let waiter = s.waiter else {
+                guard s.buffer.count - s.head < limit else { return (false, nil) }
                 s.buffer.append(element)
-                return nil
+                return (true, nil)
             }
             s.waiter = nil
-            return waiter
+            return (true, waiter)
         }
         waiter?.resume(returning: element)
+        return accepted
     }
 
     /// Ends the queue: the consumer reads what is buffered, then `nil`.

@@ -93,18 +93,23 @@ extension SimulatedDevice {
         }
     }
 
-    /// Runs the device on one packet, then answers after the latency; the buffer is released when
-    /// the last response is out.
+    /// Runs the device on one packet, then answers when the latency has passed since the device
+    /// took it up (plus the modelled flash time); the buffer is released when the last response is
+    /// out. The simulator's own computing time is hidden in the latency, so a link answers as its
+    /// parameters say however fast the host is (in virtual time the two are the same).
     func process(_ packet: [UInt8], transport: Int, reply: @escaping ResponseSink, generation gen: Int) async {
         guard gen == generation, !isOffline else {
             inFlight -= 1
             note(packet, transport: transport, .dropped("rebooting"))
             return
         }
+        var answerAt = clock.now + link.latency
         let result = core.process(packet, transport: transport, startedAt: origin)
         for record in result.records { keep(record) }
         if result.flashBytesWritten > 0 && link.flashWriteTimePerByte > .zero {
-            try? await clock.sleepExactly(for: link.flashWriteTimePerByte * result.flashBytesWritten)
+            let flashTime = link.flashWriteTimePerByte * result.flashBytesWritten
+            answerAt = answerAt + flashTime
+            try? await clock.sleepExactly(for: flashTime)
         }
         for effect in result.effects { await apply(effect, transport: transport) }
         let responses = result.responses
@@ -114,8 +119,9 @@ extension SimulatedDevice {
             return
         }
         let latency = link.latency
+        let due = answerAt
         clock.task {
-            if latency > .zero { try? await clock.sleepExactly(for: latency) }
+            if latency > .zero { try? await clock.sleepExactly(until: due) }
             for response in responses { await self.transmit(response, transport: transport, reply: reply, generation: gen) }
             self.release()
         }

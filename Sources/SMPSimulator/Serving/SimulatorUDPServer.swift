@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import SMP
 
 /// Serves a ``SimulatedDevice`` over UDP as Zephyr's `smp_udp` does: one SMP packet per datagram,
 /// each response sent to the source address of its request. IPv4 or IPv6, as the bind host is.
@@ -21,6 +22,10 @@ public final class SimulatorUDPServer: Sendable {
     /// The bound port.
     public var port: Int { localAddress.port ?? 0 }
 
+    /// Datagrams read and not yet taken by the device; more are dropped, as a device whose
+    /// network buffers are full drops them.
+    static let queuedDatagramLimit = 1024
+
     /// Binds `host:port` (default 127.0.0.1:1337; `::1` for IPv6) and starts serving `device`.
     ///
     /// The socket does not set `SO_REUSEADDR`: a port already served fails to bind rather than
@@ -29,28 +34,25 @@ public final class SimulatorUDPServer: Sendable {
         device: SimulatedDevice, host: String = "127.0.0.1", port: Int = 1337,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> SimulatorUDPServer {
-        let asyncChannel = try await DatagramBootstrap(group: group)
+        let datagrams = SingleConsumerQueue<AddressedEnvelope<ByteBuffer>>(limit: Self.queuedDatagramLimit)
+        let channel = try await DatagramBootstrap(group: group)
             .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65_536))
-            .bind(host: host, port: port) { channel in
+            .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<AddressedEnvelope<ByteBuffer>, AddressedEnvelope<ByteBuffer>>(
-                        wrappingChannelSynchronously: channel)
+                    try channel.pipeline.syncOperations.addHandler(DatagramForwarder(datagrams: datagrams))
                 }
             }
-        let channel = asyncChannel.channel
+            .bind(host: host, port: port).get()
         guard let address = channel.localAddress else {
             try? await channel.close()
             throw SimulatorServerError.notBound
         }
         let id = await device.registerTransport(name: "udp \(address)")
         let task = device.clock.task {
-            _ = try? await asyncChannel.executeThenClose { inbound, outbound in
-                for try await envelope in inbound {
-                    let remote = envelope.remoteAddress
-                    let bytes = Array(envelope.data.readableBytesView)
-                    await device.receive(bytes, from: id) { response in
-                        try? await outbound.write(AddressedEnvelope(remoteAddress: remote, data: ByteBuffer(bytes: response)))
-                    }
+            while let envelope = await datagrams.next() {
+                let remote = envelope.remoteAddress
+                await device.receive(Array(envelope.data.readableBytesView), from: id) { response in
+                    channel.writeAndFlush(AddressedEnvelope(remoteAddress: remote, data: ByteBuffer(bytes: response)), promise: nil)
                 }
             }
         }
@@ -67,6 +69,32 @@ public final class SimulatorUDPServer: Sendable {
     /// Waits until the socket is closed.
     public func wait() async {
         await task.value
+    }
+}
+
+/// Hands each datagram read to the device's task, as soon as it is read (no back-pressure
+/// machinery between the socket and the device: the link model does the queuing), and ends the
+/// hand-over when the socket closes.
+private final class DatagramForwarder: ChannelInboundHandler, Sendable {
+    typealias InboundIn = AddressedEnvelope<ByteBuffer>
+
+    let datagrams: SingleConsumerQueue<AddressedEnvelope<ByteBuffer>>
+
+    init(datagrams: SingleConsumerQueue<AddressedEnvelope<ByteBuffer>>) {
+        self.datagrams = datagrams
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        datagrams.yield(unwrapInboundIn(data))
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        datagrams.finish()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // ICMP errors for a client that went away: UDP has no link to lose, keep serving.
     }
 }
 
