@@ -67,7 +67,15 @@ extension UploadRun {
         }
         guard offset != acknowledged else { return }
         acknowledged = offset
-        progress(meter.record(offset))
+        unreported.append(meter.record(offset))
+    }
+
+    /// Hands the progress recorded since the last call to the caller's closure, in order (after
+    /// the next chunks are on their way, so a progress display never delays them).
+    mutating func reportProgress() {
+        guard !unreported.isEmpty else { return }
+        for event in unreported { progress(event) }
+        unreported.removeAll(keepingCapacity: true)
     }
 
     mutating func recover(from error: SMPError, chunk: UploadChunk) async throws(UploadError) {

@@ -55,6 +55,8 @@ struct UploadRun {
     /// The next chunk's request, encoded while the chunks before it were on their way (off the
     /// round trip's critical path); used when the chunk sent next is this one.
     var prepared: PreparedChunk?
+    /// Progress recorded and not yet handed to ``progress`` (see ``reportProgress()``).
+    var unreported: [UploadProgress] = []
 
     var total: Int { data.count }
     var client: SMPClient { engine.target.client }
@@ -73,13 +75,16 @@ struct UploadRun {
     mutating func execute() async throws(UploadError) -> UploadAcknowledgement {
         try await readChunkSizes()
         let outcomes = SingleConsumerQueue<UploadChunkOutcome>()
+        defer { reportProgress() }
         while acknowledged < total || needsFirstChunk {
             if Task.isCancelled { throw .cancelled }
             if inFlight == 0 && engine.control.isPaused {
+                reportProgress()
                 await engine.control.waitWhilePaused()
                 continue
             }
             try await launchChunks(into: outcomes)
+            reportProgress()
             if inFlight == 0 && !needsFirstChunk {
                 // Everything was sent but the device holds less: send again from where it stands.
                 restart(from: acknowledged)
