@@ -78,7 +78,7 @@ struct MCUmgrSim: AsyncParsableCommand {
     @Option(name: .customLong("overflow"), help: "A request beyond buf-count is 'drop'ped or answered 'nomem' (rc 2).")
     var overflow: OverflowChoice = .nomem
 
-    @Option(name: .customLong("latency"), help: "Milliseconds between handling a request and answering it.")
+    @Option(name: .customLong("latency"), help: "Milliseconds from when the device takes a request up to its answer (the simulator's own computing hides in it).")
     var latency: Double = 0
 
     @Option(name: .customLong("bandwidth"), help: "Link throughput in bytes per second (default unlimited).")

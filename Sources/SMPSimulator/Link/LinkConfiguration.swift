@@ -1,6 +1,7 @@
 /// The link between a client and the simulated device: delays, throughput, buffers and flash speed.
 public struct LinkConfiguration: Sendable, Hashable {
-    /// Delay between handling a request and sending its response.
+    /// Delay from when the device takes a request up to its response (plus any modelled flash
+    /// time); the simulator's own computing time counts within it.
     public var latency: Duration = .zero
     /// Link throughput in bytes per second in each direction; nil for unlimited.
     public var bandwidth: Int? = nil
