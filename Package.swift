@@ -61,7 +61,10 @@ let package = Package(
         // SMP framing, errors, transports protocol and the client session.
         .target(
             name: "SMP",
-            dependencies: ["CBOR", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CBOR", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
 

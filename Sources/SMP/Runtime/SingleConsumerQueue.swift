@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Hands elements from any number of producers (threads or tasks) to one consuming task, first in
 /// first out, buffered until read: the per-packet path of a session (transport events, upload
@@ -10,7 +10,7 @@ import Synchronization
 /// element that finds the buffer full is dropped (a flood cannot grow memory without bound).
 public final class SingleConsumerQueue<Element: Sendable>: Sendable {
     @usableFromInline
-    struct State {
+    struct State: Sendable {
         @usableFromInline var buffer: [Element] = []
         @usableFromInline var head = 0
         @usableFromInline var waiter: UnsafeContinuation<Element?, Never>?
@@ -32,7 +32,9 @@ public final class SingleConsumerQueue<Element: Sendable>: Sendable {
         }
     }
 
-    @usableFromInline let state = Mutex(State())
+    // A pthread mutex (NIO's), not `Synchronization.Mutex`: the latter's contended hand-over
+    // happens inside the kernel (FUTEX_LOCK_PI), where ThreadSanitizer cannot see it.
+    @usableFromInline let state = NIOLockedValueBox(State())
     /// The most elements held unread; more are dropped.
     public let limit: Int
 
@@ -46,7 +48,7 @@ public final class SingleConsumerQueue<Element: Sendable>: Sendable {
     @inlinable
     @discardableResult
     public func yield(_ element: Element) -> Bool {
-        let (accepted, waiter) = state.withLock { s -> (Bool, UnsafeContinuation<Element?, Never>?) in
+        let (accepted, waiter) = state.withLockedValue { s -> (Bool, UnsafeContinuation<Element?, Never>?) in
             guard !s.finished else { return (false, nil) }
             guard let waiter = s.waiter else {
                 guard s.buffer.count - s.head < limit else { return (false, nil) }
@@ -63,7 +65,7 @@ public final class SingleConsumerQueue<Element: Sendable>: Sendable {
     /// Ends the queue: the consumer reads what is buffered, then `nil`.
     @inlinable
     public func finish() {
-        let waiter = state.withLock { s -> UnsafeContinuation<Element?, Never>? in
+        let waiter = state.withLockedValue { s -> UnsafeContinuation<Element?, Never>? in
             s.finished = true
             defer { s.waiter = nil }
             return s.waiter
@@ -78,7 +80,7 @@ public final class SingleConsumerQueue<Element: Sendable>: Sendable {
         await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Element?, Never>) in
                 // .some(x): ready now (x nil at the end); nil: the consumer now waits.
-                let ready = state.withLock { s -> Element?? in
+                let ready = state.withLockedValue { s -> Element?? in
                     precondition(s.waiter == nil, "SingleConsumerQueue has two consumers")
                     if let element = s.popFirst() { return .some(element) }
                     if s.finished { return .some(nil) }
@@ -88,7 +90,7 @@ public final class SingleConsumerQueue<Element: Sendable>: Sendable {
                 if let ready { continuation.resume(returning: ready) }
             }
         } onCancel: {
-            let waiter = state.withLock { s -> UnsafeContinuation<Element?, Never>? in
+            let waiter = state.withLockedValue { s -> UnsafeContinuation<Element?, Never>? in
                 s.finished = true
                 s.buffer = []
                 s.head = 0
