@@ -47,6 +47,12 @@ extension CBORValue {
         .map(entries.map { (key: CBORValue.text($0.key), value: $0.value) })
     }
 
+    /// Makes a map from string keys, in the order given, leaving out the keys whose value is `nil`
+    /// (a message's optional fields).
+    public static func textMap(omittingNil entries: KeyValuePairs<String, CBORValue?>) -> CBORValue {
+        .map(entries.compactMap { entry in entry.value.map { (key: CBORValue.text(entry.key), value: $0) } })
+    }
+
     /// The value as an `Int`, when it is an integer that fits.
     public var intValue: Int? {
         switch self {

@@ -35,13 +35,7 @@ public struct FileUploadRequest: Codable, CBORValueRepresentable, Sendable, Equa
 
     /// The chunk as a CBOR map with its data as a byte string (built directly: one per chunk).
     public var cborValue: CBORValue {
-        var entries: [(key: CBORValue, value: CBORValue)] = []
-        entries.reserveCapacity(4)
-        entries.append((.text("name"), .text(name)))
-        entries.append((.text("off"), .int(offset)))
-        entries.append((.text("data"), .bytes(data)))
-        if let length { entries.append((.text("len"), .int(length))) }
-        return .map(entries)
+        .textMap(omittingNil: ["name": .text(name), "off": .int(offset), "data": .bytes(data), "len": length.map(CBORValue.int)])
     }
 
     private enum CodingKeys: String, CodingKey { case name, offset = "off", data, length = "len" }

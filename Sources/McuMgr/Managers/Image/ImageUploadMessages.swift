@@ -46,15 +46,10 @@ public struct ImageUploadRequest: Codable, CBORValueRepresentable, Sendable, Equ
 
     /// The chunk as a CBOR map, leaving out the keys that are `nil` (built directly: one per chunk).
     public var cborValue: CBORValue {
-        var entries: [(key: CBORValue, value: CBORValue)] = []
-        entries.reserveCapacity(6)
-        entries.append((.text("off"), .int(offset)))
-        entries.append((.text("data"), .bytes(data)))
-        if let length { entries.append((.text("len"), .int(length))) }
-        if let sha { entries.append((.text("sha"), .bytes(sha))) }
-        if let image { entries.append((.text("image"), .int(image))) }
-        if let upgrade { entries.append((.text("upgrade"), .bool(upgrade))) }
-        return .map(entries)
+        .textMap(omittingNil: [
+            "off": .int(offset), "data": .bytes(data), "len": length.map(CBORValue.int), "sha": sha.map(CBORValue.bytes),
+            "image": image.map(CBORValue.int), "upgrade": upgrade.map(CBORValue.bool),
+        ])
     }
 
     private enum CodingKeys: String, CodingKey {
