@@ -44,10 +44,12 @@ FUZZ_SMOKE_SECONDS ?= 15
 # One -sanitize= list: swift-frontend keeps only the last -sanitize= flag, and SwiftPM's
 # `--sanitize=fuzzer --sanitize=address` come in a random order (a Set), so each build had either
 # coverage or AddressSanitizer, never both, and a flipped order rebuilt everything. SwiftPM's own
-# `--sanitize=fuzzer` stays (it links libFuzzer's main); the list after it wins.
+# `--sanitize=fuzzer` stays (it links libFuzzer's main); the list after it wins. The build-manifest
+# cache is off: it misses changes in the parent package (a new file, a new dependency of a target)
+# and the build then fails or links stale code.
 fuzz-build: bootstrap
 	swift build -c release --package-path Fuzz --scratch-path Fuzz/.build --sanitize=fuzzer \
-		-Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=address
+		-Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=address --disable-build-manifest-caching
 
 fuzz: fuzz-build
 	scripts/fuzz.sh $(FUZZ_RUNS) $(FUZZ_SECONDS) $(FUZZ_JOBS) $(FUZZ_TARGETS)

@@ -30,7 +30,8 @@ cd Benchmarks
 start=$(date +%s)
 echo "bench: load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores (results are only comparable on a quiet machine)"
 for product in upload-throughput mcumgr mcumgr-sim; do
-  swift build -c release --product "$product" 2>&1 | grep -v '^\[' || true
+  # (no build-manifest cache: it misses changes in the parent package, a new file or dependency)
+  swift build -c release --disable-build-manifest-caching --product "$product" 2>&1 | grep -v '^\[' || true
   test -x ".build/release/$product" || { echo "bench: building $product failed" >&2; exit 1; }
 done
 built=$(date +%s)
