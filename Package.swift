@@ -64,6 +64,7 @@ let package = Package(
             dependencies: [
                 "CBOR", .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strict
         ),

@@ -1,3 +1,4 @@
+import DequeModule
 import NIOConcurrencyHelpers
 
 /// Hands elements from any number of producers (threads or tasks) to one consuming task, first in
@@ -11,25 +12,11 @@ import NIOConcurrencyHelpers
 public final class SingleConsumerQueue<Element: Sendable>: Sendable {
     @usableFromInline
     struct State: Sendable {
-        @usableFromInline var buffer: [Element] = []
-        @usableFromInline var head = 0
+        @usableFromInline var buffer: Deque<Element> = []
         @usableFromInline var waiter: UnsafeContinuation<Element?, Never>?
         @usableFromInline var finished = false
 
         @usableFromInline init() {}
-
-        /// Takes the oldest buffered element.
-        @inlinable
-        mutating func popFirst() -> Element? {
-            guard head < buffer.count else { return nil }
-            let element = buffer[head]
-            head += 1
-            if head == buffer.count {
-                buffer.removeAll(keepingCapacity: true)
-                head = 0
-            }
-            return element
-        }
     }
 
     // A pthread mutex (NIO's), not `Synchronization.Mutex`: the latter's contended hand-over
@@ -51,7 +38,7 @@ public final class SingleConsumerQueue<Element: Sendable>: Sendable {
         let (accepted, waiter) = state.withLockedValue { s -> (Bool, UnsafeContinuation<Element?, Never>?) in
             guard !s.finished else { return (false, nil) }
             guard let waiter = s.waiter else {
-                guard s.buffer.count - s.head < limit else { return (false, nil) }
+                guard s.buffer.count < limit else { return (false, nil) }
                 s.buffer.append(element)
                 return (true, nil)
             }
@@ -82,7 +69,7 @@ public final class SingleConsumerQueue<Element: Sendable>: Sendable {
                 // .some(x): ready now (x nil at the end); nil: the consumer now waits.
                 let ready = state.withLockedValue { s -> Element?? in
                     precondition(s.waiter == nil, "SingleConsumerQueue has two consumers")
-                    if let element = s.popFirst() { return .some(element) }
+                    if let element = s.buffer.popFirst() { return .some(element) }
                     if s.finished { return .some(nil) }
                     s.waiter = continuation
                     return nil
@@ -93,7 +80,6 @@ public final class SingleConsumerQueue<Element: Sendable>: Sendable {
             let waiter = state.withLockedValue { s -> UnsafeContinuation<Element?, Never>? in
                 s.finished = true
                 s.buffer = []
-                s.head = 0
                 defer { s.waiter = nil }
                 return s.waiter
             }
