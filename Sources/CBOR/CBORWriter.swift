@@ -79,38 +79,26 @@ public struct CBORWriter: Sendable {
         } else {
             head(&out) { cbor_encode_map_start(entries.count, $0, $1) }
         }
-        if sortsMapKeys && entries.count > 1, let sorted = Self.sortedByTextKey(entries) {
-            for entry in sorted {
-                append(entry.key, to: &out)
-                append(entry.value, to: &out)
-            }
-        } else if sortsMapKeys && entries.count > 1 {
-            let keyed = entries.map { (key: encode($0.key), value: $0.value) }
-            let sorted = keyed.sorted { a, b in
-                a.key.count != b.key.count ? a.key.count < b.key.count : a.key.lexicographicallyPrecedes(b.key)
-            }
-            for entry in sorted {
-                out.append(contentsOf: entry.key)
-                append(entry.value, to: &out)
-            }
-        } else {
-            for entry in entries {
-                append(entry.key, to: &out)
-                append(entry.value, to: &out)
-            }
+        for entry in sortsMapKeys && entries.count > 1 ? canonicalOrder(entries) : entries {
+            append(entry.key, to: &out)
+            append(entry.value, to: &out)
         }
         if usesIndefiniteLengthContainers {
             head(&out) { cbor_encode_break($0, $1) }
         }
     }
 
-    /// The entries in canonical order when every key is a text string, without encoding the keys:
-    /// a text key's encoding is its length head then its UTF-8 bytes, and the head grows with the
-    /// length, so shorter keys come first and keys of one length compare by their bytes. `nil`
-    /// when some key is not text (those are sorted by their encodings).
-    private static func sortedByTextKey(_ entries: [(key: CBORValue, value: CBORValue)]) -> [(key: CBORValue, value: CBORValue)]? {
-        for entry in entries {
-            guard case .text = entry.key else { return nil }
+    /// The entries sorted by their encoded keys, shortest first, then bytewise. Text keys (all of
+    /// SMP's) are compared without encoding them: a text key's encoding is its length head, which
+    /// grows with the length, then its UTF-8 bytes, so shorter keys come first and keys of one
+    /// length compare by their bytes. Other keys are encoded to be compared.
+    private func canonicalOrder(_ entries: [(key: CBORValue, value: CBORValue)]) -> [(key: CBORValue, value: CBORValue)] {
+        let allText = entries.allSatisfy { if case .text = $0.key { true } else { false } }
+        guard allText else {
+            let keyed = entries.map { (key: encode($0.key), entry: $0) }
+            return keyed.sorted { a, b in
+                a.key.count != b.key.count ? a.key.count < b.key.count : a.key.lexicographicallyPrecedes(b.key)
+            }.map(\.entry)
         }
         return entries.sorted { a, b in
             guard case .text(let x) = a.key, case .text(let y) = b.key else { return false }
