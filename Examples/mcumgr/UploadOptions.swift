@@ -27,11 +27,11 @@ extension GlobalOptions {
     /// Uploads `bytes` through `target` with the packet size and pipeline depth the device's
     /// parameters give (unless `options` name them), showing progress.
     func upload(_ bytes: [UInt8], to target: some UploadTarget, options: UploadOptions) async throws {
-        // With the packet size and the depth both given, the device's buffers decide nothing: no
-        // `mcumgr params` round trip (as the Go mcumgr CLI, which never reads them).
+        // With the packet size given, the device's buffers only decide the depth: the engine reads
+        // them (`mcumgr params`) when `--pipeline-depth` is not given either.
         let configuration = UploadConfiguration(
             pipelineDepth: options.pipelineDepth, byteAlignment: options.alignment, chunkTimeout: chunkTimeout,
-            readsDeviceBuffers: mtu == nil || options.pipelineDepth == nil)
+            readsDeviceBuffers: mtu == nil)
         let display = ProgressDisplay(label: "upload", fd: output.progressDescriptor)
         defer { display.finish() }
         _ = try await UploadEngine(target: target, configuration: configuration).upload(bytes) { display.update($0) }

@@ -37,7 +37,8 @@ public struct UploadEngine: Sendable {
     /// Uploads `data` and returns the final acknowledgement; `progress` sees every new acknowledged offset.
     ///
     /// Reads the device's buffers first when the session has not (one negotiation per session;
-    /// skipped when the configuration fixes the depth and says not to read them), and runs the session's window at the pipeline depth for the upload's duration.
+    /// skipped when the configuration fixes the depth and says not to read them), and runs the
+    /// session's window at the pipeline depth for the upload's duration.
     public func upload(
         _ data: [UInt8], progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }
     ) async throws(UploadError) -> UploadAcknowledgement {

@@ -38,16 +38,10 @@ public struct UploadChunkRequest: Sendable {
         self.payload = payload
     }
 
-    /// The chunk request of a typed upload request (image or file upload), keeping its group and command.
+    /// The chunk request of a typed upload request (image or file upload), keeping its group and
+    /// command (a request that builds its own CBOR tree, as both do, skips the `Encodable` pass).
     public init<Request: SMPRequest>(_ request: Request) throws {
         self.init(group: Request.group, command: Request.command, payload: try CBOREncoder().encodeValue(request))
-        operation = Request.operation
-        retryPolicy = Request.retryPolicy
-    }
-
-    /// The chunk request of an upload request that builds its own CBOR tree (no `Encodable` pass).
-    public init<Request: SMPRequest & CBORValueRepresentable>(_ request: Request) {
-        self.init(group: Request.group, command: Request.command, payload: request.cborValue)
         operation = Request.operation
         retryPolicy = Request.retryPolicy
     }
