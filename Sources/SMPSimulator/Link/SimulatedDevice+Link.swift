@@ -103,14 +103,11 @@ extension SimulatedDevice {
             note(packet, transport: transport, .dropped("rebooting"))
             return
         }
-        var answerAt = clock.now + link.latency
+        let takenUp = clock.now
         let result = core.process(packet, transport: transport, startedAt: origin)
         for record in result.records { keep(record) }
-        if result.flashBytesWritten > 0 && link.flashWriteTimePerByte > .zero {
-            let flashTime = link.flashWriteTimePerByte * result.flashBytesWritten
-            answerAt = answerAt + flashTime
-            try? await clock.sleepExactly(for: flashTime)
-        }
+        let flashTime = link.flashWriteTimePerByte * result.flashBytesWritten
+        if flashTime > .zero { try? await clock.sleepExactly(for: flashTime) }
         for effect in result.effects { await apply(effect, transport: transport) }
         let responses = result.responses
         if link.latency == .zero && link.bandwidth == nil && !faults.hasPacketFaults {
@@ -119,7 +116,7 @@ extension SimulatedDevice {
             return
         }
         let latency = link.latency
-        let due = answerAt
+        let due = takenUp + flashTime + latency
         clock.task {
             if latency > .zero { try? await clock.sleepExactly(until: due) }
             for response in responses { await self.transmit(response, transport: transport, reply: reply, generation: gen) }
