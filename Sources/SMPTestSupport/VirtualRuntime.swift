@@ -28,8 +28,10 @@ public final class VirtualRuntime: TaskExecutor, @unchecked Sendable {
     private var jobs: [UnownedJob] = []
     private var running = false
     private var finished = false
+    /// Set when the body of ``runOnCallingThread(_:)`` returned: the loop ends once no job is queued.
+    private var stopsWhenIdle = false
 
-    /// Makes a runtime; its thread starts with the first ``run(_:)``.
+    /// Makes a runtime; its thread starts with ``run(_:)`` (``runOnCallingThread(_:)`` uses the caller's).
     public init() {}
 
     /// The runtime the current task runs under, if any (set by ``run(_:)``); test fixtures take
@@ -50,6 +52,41 @@ public final class VirtualRuntime: TaskExecutor, @unchecked Sendable {
                 try await body(clock)
             }
         }
+    }
+
+    /// Runs `body` as ``run(_:)`` does, from synchronous code: the calling thread runs this runtime's
+    /// executor itself until `body` has returned and the jobs queued by then (and by those) have
+    /// run, then returns `body`'s result. No thread is started and no semaphore waited on, so a
+    /// caller that runs many short bodies one after another (a libFuzzer target's
+    /// `LLVMFuzzerTestOneInput`) pays for neither. Virtual time stops when `body` returns; work
+    /// arriving after this returns goes to the global pool, as after ``run(_:)``.
+    ///
+    /// Blocks the calling thread; call it on a thread of your own, never from a task. Use each
+    /// runtime for one run.
+    @available(*, noasync, message: "blocks the calling thread; use run(_:) from async code")
+    public func runOnCallingThread<T: Sendable, Failure: Error>(
+        _ body: @escaping @Sendable (SMPClock) async throws(Failure) -> T
+    ) throws(Failure) -> T {
+        condition.lock()
+        precondition(!running, "a VirtualRuntime runs once")
+        running = true
+        condition.unlock()
+        let clock = self.clock
+        let outcome = NIOLockedValueBox<Result<T, Failure>?>(nil)
+        Task(executorPreference: self) { [self] in
+            let result = await Self.$current.withValue(self) { () async -> Result<T, Failure> in
+                do throws(Failure) {
+                    return .success(try await body(clock))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            outcome.withLockedValue { $0 = result }
+            stopWhenIdle()
+        }
+        loop()
+        guard let result = outcome.withLockedValue({ $0 }) else { fatalError("the runtime stopped before its body returned") }
+        return try result.get()
     }
 
     /// Time elapsed on the virtual clock.
@@ -87,6 +124,12 @@ public final class VirtualRuntime: TaskExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
+    private func stopWhenIdle() {
+        condition.lock()
+        stopsWhenIdle = true
+        condition.unlock()
+    }
+
     private func loop() {
         while true {
             condition.lock()
@@ -97,6 +140,11 @@ public final class VirtualRuntime: TaskExecutor, @unchecked Sendable {
                 continue
             }
             if finished {
+                condition.unlock()
+                return
+            }
+            if stopsWhenIdle {
+                finished = true
                 condition.unlock()
                 return
             }

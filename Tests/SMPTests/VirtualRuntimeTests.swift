@@ -56,6 +56,44 @@ struct VirtualRuntimeTests {
         #expect(now == .seconds(1))
     }
 
+    @Test("runOnCallingThread runs the body on virtual time and returns its result")
+    func callingThread() {
+        let runtime = VirtualRuntime()
+        let order = runtime.runOnCallingThread { clock -> [Int] in
+            let log = WakeLog()
+            let tasks = [30, 10, 3600, 20].map { seconds in
+                clock.task {
+                    try? await clock.sleep(for: .seconds(seconds))
+                    await log.append(seconds)
+                }
+            }
+            for task in tasks { await task.value }
+            #expect(VirtualRuntime.current === runtime)
+            return await log.entries
+        }
+        #expect(order == [10, 20, 30, 3600])
+        #expect(runtime.elapsed == .seconds(3600))
+    }
+
+    @Test("runOnCallingThread rethrows the body's error, and runs what the body left runnable before it returns")
+    func callingThreadDrains() {
+        struct Failed: Error {}
+        let log = WakeLog()
+        let outcome = Result { () throws(Failed) -> Void in
+            try VirtualRuntime().runOnCallingThread { clock throws(Failed) in
+                // Not awaited: it runs after the body returned, before runOnCallingThread does.
+                _ = clock.task {
+                    await Task.yield()
+                    await log.append(1)
+                }
+                throw Failed()
+            }
+        }
+        #expect(throws: Failed.self) { try outcome.get() }
+        let entries = VirtualRuntime().runOnCallingThread { _ in await log.entries }
+        #expect(entries == [1])
+    }
+
     @Test("manual advance wakes only the sleepers due")
     func manualAdvance() async throws {
         let clock = VirtualClock()
