@@ -42,7 +42,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
-        // Reading a fuzz input and running async code from libFuzzer's synchronous callback.
+        // Reading a fuzz input. (Targets that run async code drive a VirtualRuntime of SMPTestSupport
+        // on libFuzzer's thread: VirtualRuntime.runOnCallingThread.)
         .target(name: "FuzzSupport", swiftSettings: strict),
     ] + fuzzTargets
 )

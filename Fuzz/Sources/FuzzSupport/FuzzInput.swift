@@ -1,5 +1,3 @@
-import Dispatch
-
 /// A fuzz input read front to back: single bytes for choices, length-prefixed pieces for packets.
 /// Reading past the end gives zeros and empty pieces, so every input is a valid program.
 public struct FuzzInput {
@@ -37,15 +35,4 @@ public struct FuzzInput {
 
     /// What is left.
     public mutating func rest() -> [UInt8] { take(bytes.count - cursor) }
-}
-
-/// Runs `body` to completion from libFuzzer's synchronous callback (a thread outside Swift's
-/// concurrency pool, which may block).
-public func runBlocking(_ body: @escaping @Sendable () async -> Void) {
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        await body()
-        done.signal()
-    }
-    done.wait()
 }

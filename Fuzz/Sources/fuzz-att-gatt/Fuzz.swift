@@ -44,34 +44,28 @@ public func fuzzATTGATT(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let calls = program
     let script = turns
 
-    runBlocking {
-        do {
-            try await VirtualRuntime().run { clock in
-                let (near, far) = MemoryATTBearer.pair()
-                let client = GATTClient(
-                    bearer: near, configuration: GATTClient.Configuration(preferredMTU: preferredMTU, transactionTimeout: timeout),
-                    clock: GATTClock(clock, taskExecutor: clock.taskExecutor), logger: quiet)
-                let peer = clock.task { await answer(far, script) }
-                let events = clock.task { () -> [GATTClientEvent] in
-                    var received: [GATTClientEvent] = []
-                    for await event in client.events { received.append(event) }
-                    return received
-                }
-                let run = Run(client: client, timeout: timeout)
-                for call in calls { await run.perform(call) }
-                await client.close()
-                let received = await events.value
-                await peer.value
-                precondition(received.last.map { if case .closed = $0 { true } else { false } } == true, "events did not end with .closed")
-                precondition(received.filter { $0.handle == nil }.count == 1, "more than one .closed event")
-                for event in received {
-                    if let handle = event.handle {
-                        precondition(run.allowed.contains(handle), "an event for handle \(handle), never subscribed to")
-                    }
-                }
+    VirtualRuntime().runOnCallingThread { clock in
+        let (near, far) = MemoryATTBearer.pair()
+        let client = GATTClient(
+            bearer: near, configuration: GATTClient.Configuration(preferredMTU: preferredMTU, transactionTimeout: timeout),
+            clock: GATTClock(clock, taskExecutor: clock.taskExecutor), logger: quiet)
+        let peer = clock.task { await answer(far, script) }
+        let events = clock.task { () -> [GATTClientEvent] in
+            var received: [GATTClientEvent] = []
+            for await event in client.events { received.append(event) }
+            return received
+        }
+        let run = Run(client: client, timeout: timeout)
+        for call in calls { await run.perform(call) }
+        await client.close()
+        let received = await events.value
+        await peer.value
+        precondition(received.last.map { if case .closed = $0 { true } else { false } } == true, "events did not end with .closed")
+        precondition(received.filter { $0.handle == nil }.count == 1, "more than one .closed event")
+        for event in received {
+            if let handle = event.handle {
+                precondition(run.allowed.contains(handle), "an event for handle \(handle), never subscribed to")
             }
-        } catch {
-            fatalError("the virtual runtime failed: \(error)")
         }
     }
     return 0

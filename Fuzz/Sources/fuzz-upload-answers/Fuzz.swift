@@ -20,30 +20,28 @@ public func fuzzUploadAnswers(_ start: UnsafePointer<UInt8>?, _ count: Int) -> C
     var answers: [[UInt8]] = []
     while !input.isAtEnd, answers.count < 256 { answers.append(input.piece()) }
     let script = answers
-    runBlocking {
-        _ = try? await VirtualRuntime().run { clock in
-            let transport = LoopbackTransport(maximumPacketSize: packetSize)
-            _ = await ScriptedDevice.started(transport, clock: clock) { request, arrival in
-                guard arrival < script.count else { return .ignore }
-                var header = request.header
-                header.operation = request.header.operation.response
-                header.length = UInt16(truncatingIfNeeded: script[arrival].count)
-                return .raw(header.bytes + script[arrival])
-            }
-            let client = SMPClient(transport: transport, configuration: .init(timeout: .seconds(1), retries: 1), clock: clock)
-            let data = (0..<3000).map { UInt8(truncatingIfNeeded: $0) }
-            let outcome: Result<UploadAcknowledgement, UploadError>
-            do throws(UploadError) {
-                outcome = .success(try await ImageManager(client: client).upload(data: data, configuration: UploadConfiguration(pipelineDepth: depth)))
-            } catch {
-                outcome = .failure(error)
-            }
-            if case .success(let ack) = outcome {
-                precondition(ack.nextOffset == data.count, "an upload succeeded short of its end")
-            }
-            _ = "\(outcome)"
-            await client.close()
+    VirtualRuntime().runOnCallingThread { clock in
+        let transport = LoopbackTransport(maximumPacketSize: packetSize)
+        _ = await ScriptedDevice.started(transport, clock: clock) { request, arrival in
+            guard arrival < script.count else { return .ignore }
+            var header = request.header
+            header.operation = request.header.operation.response
+            header.length = UInt16(truncatingIfNeeded: script[arrival].count)
+            return .raw(header.bytes + script[arrival])
         }
+        let client = SMPClient(transport: transport, configuration: .init(timeout: .seconds(1), retries: 1), clock: clock)
+        let data = (0..<3000).map { UInt8(truncatingIfNeeded: $0) }
+        let outcome: Result<UploadAcknowledgement, UploadError>
+        do throws(UploadError) {
+            outcome = .success(try await ImageManager(client: client).upload(data: data, configuration: UploadConfiguration(pipelineDepth: depth)))
+        } catch {
+            outcome = .failure(error)
+        }
+        if case .success(let ack) = outcome {
+            precondition(ack.nextOffset == data.count, "an upload succeeded short of its end")
+        }
+        _ = "\(outcome)"
+        await client.close()
     }
     return 0
 }
