@@ -61,8 +61,8 @@ public final class VirtualRuntime: TaskExecutor, @unchecked Sendable {
     /// `LLVMFuzzerTestOneInput`) pays for neither. Virtual time stops when `body` returns; work
     /// arriving after this returns goes to the global pool, as after ``run(_:)``.
     ///
-    /// Blocks the calling thread; call it on a thread of your own, never from a task. Use each
-    /// runtime for one run.
+    /// Blocks the calling thread until then: meant for a thread outside Swift's pool (libFuzzer's);
+    /// async code uses ``run(_:)``. Use each runtime for one run.
     @available(*, noasync, message: "blocks the calling thread; use run(_:) from async code")
     public func runOnCallingThread<T: Sendable, Failure: Error>(
         _ body: @escaping @Sendable (SMPClock) async throws(Failure) -> T
