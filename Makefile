@@ -35,7 +35,7 @@ clean:
 #   make sanitize     swift test under ASan (.build-asan) and TSan (.build-tsan)
 FUZZ_TARGETS := $(sort $(notdir $(wildcard Fuzz/Sources/fuzz-*)))
 FUZZ_RUNS ?= 10000000
-FUZZ_SECONDS ?= 3600
+FUZZ_SECONDS ?= 7200
 FUZZ_JOBS ?= 2
 FUZZ_SMOKE_SECONDS ?= 15
 
