@@ -7,17 +7,7 @@ struct VirtualRuntimeTests {
     @Test("sleepers wake in deadline order, and virtual time ends at the last deadline")
     func deadlineOrder() async throws {
         let runtime = VirtualRuntime()
-        let order = try await runtime.run { clock -> [Int] in
-            let log = WakeLog()
-            let tasks = [30, 10, 3600, 20].map { seconds in
-                clock.task {
-                    try? await clock.sleep(for: .seconds(seconds))
-                    await log.append(seconds)
-                }
-            }
-            for task in tasks { await task.value }
-            return await log.entries
-        }
+        let order = try await runtime.run { clock in await Self.sleepersWakeOrder(on: clock) }
         #expect(order == [10, 20, 30, 3600])
         #expect(runtime.elapsed == .seconds(3600))
     }
@@ -60,16 +50,8 @@ struct VirtualRuntimeTests {
     func callingThread() {
         let runtime = VirtualRuntime()
         let order = runtime.runOnCallingThread { clock -> [Int] in
-            let log = WakeLog()
-            let tasks = [30, 10, 3600, 20].map { seconds in
-                clock.task {
-                    try? await clock.sleep(for: .seconds(seconds))
-                    await log.append(seconds)
-                }
-            }
-            for task in tasks { await task.value }
             #expect(VirtualRuntime.current === runtime)
-            return await log.entries
+            return await Self.sleepersWakeOrder(on: clock)
         }
         #expect(order == [10, 20, 30, 3600])
         #expect(runtime.elapsed == .seconds(3600))
@@ -109,6 +91,19 @@ struct VirtualRuntimeTests {
         try await task.value
         #expect(await log.entries == [5])
         #expect(clock.now.offset == .seconds(5))
+    }
+
+    /// Starts four sleepers (30, 10, 3 600 and 20 s) on `clock` and returns the order they woke in.
+    static func sleepersWakeOrder(on clock: SMPClock) async -> [Int] {
+        let log = WakeLog()
+        let tasks = [30, 10, 3600, 20].map { seconds in
+            clock.task {
+                try? await clock.sleep(for: .seconds(seconds))
+                await log.append(seconds)
+            }
+        }
+        for task in tasks { await task.value }
+        return await log.entries
     }
 }
 
