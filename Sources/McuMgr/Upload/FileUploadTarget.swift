@@ -22,7 +22,7 @@ public struct FileUploadTarget: UploadTarget {
     /// The first chunk also carries `len`.
     public func request(offset: Int, data: ArraySlice<UInt8>, totalLength: Int, isFirst: Bool) throws -> UploadChunkRequest {
         let chunk = FileUploadRequest(name: name, offset: offset, data: Array(data), length: isFirst ? totalLength : nil)
-        return try UploadChunkRequest(chunk)
+        return UploadChunkRequest(chunk)
     }
 
     /// The answer's `off`; a device that is elsewhere names the offset it expects in `len`, next to the error.

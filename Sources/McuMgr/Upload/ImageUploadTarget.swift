@@ -29,7 +29,7 @@ public struct ImageUploadTarget: UploadTarget {
         let chunk = isFirst
             ? ImageUploadRequest(offset: offset, data: Array(data), length: totalLength, sha: sha, image: image, upgrade: upgrade)
             : ImageUploadRequest(offset: offset, data: Array(data))
-        return try UploadChunkRequest(chunk)
+        return UploadChunkRequest(chunk)
     }
 
     /// The answer's `off`, and `match` on the last chunk.

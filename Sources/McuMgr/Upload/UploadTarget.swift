@@ -38,10 +38,12 @@ public struct UploadChunkRequest: Sendable {
         self.payload = payload
     }
 
-    /// The chunk request of a typed upload request (image or file upload), keeping its group and
-    /// command (a request that builds its own CBOR tree, as both do, skips the `Encodable` pass).
-    public init<Request: SMPRequest>(_ request: Request) throws {
-        self.init(group: Request.group, command: Request.command, payload: try CBOREncoder().encodeValue(request))
+    /// The chunk request of a typed upload request (image or file upload), keeping its group,
+    /// command, operation and retry policy. The request builds its own CBOR tree, taken as it is:
+    /// no `Encodable` pass and no dynamic cast per chunk. (A request that is only `Encodable` goes
+    /// through ``init(group:command:payload:)`` with `CBOREncoder().encodeValue(_:)`.)
+    public init<Request: SMPRequest & CBORValueRepresentable>(_ request: Request) {
+        self.init(group: Request.group, command: Request.command, payload: request.cborValue)
         operation = Request.operation
         retryPolicy = Request.retryPolicy
     }
