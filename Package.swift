@@ -153,6 +153,7 @@ let package = Package(
                 "SMP", "CBOR", "McuBoot", "Hex",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -216,7 +217,11 @@ let package = Package(
 
         // Tests.
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "SMPTestSupport", "SMPTestTraits"], exclude: ["Fixtures"], swiftSettings: strict),
-        .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR", "SMPTestSupport", "SMPTestTraits"], swiftSettings: strict),
+        .testTarget(
+            name: "SMPTests",
+            dependencies: ["SMP", "CBOR", "SMPTestSupport", "SMPTestTraits", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "SMPSerialTests",
             dependencies: [
@@ -260,6 +265,8 @@ let package = Package(
             dependencies: [
                 "McuMgr", "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "SMPTestSupport", "SMPTestTraits",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

@@ -1,3 +1,4 @@
+import Synchronization
 import NIOCore
 import NIOPosix
 
@@ -12,9 +13,18 @@ extension UDPTransport {
     /// `MultiThreadedEventLoopGroup.singleton`. Nothing may block the global executor afterwards
     /// (transports that block, such as serial and BLE, do so on threads of their own). Returns
     /// whether the executor was installed.
+    ///
+    /// Transports made afterwards on the singleton group offer its loop as their
+    /// ``boundExecutor``, so their sessions handle each datagram inside the read that received it.
     @discardableResult
     public static func runConcurrencyOnOneEventLoopThread() -> Bool {
         NIOSingletons.groupLoopCountSuggestion = 1
-        return NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        let installed = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        if installed { concurrencyRunsOnSingletonLoop.store(true, ordering: .relaxed) }
+        return installed
     }
+
+    /// Whether ``runConcurrencyOnOneEventLoopThread()`` installed the singleton loop as Swift
+    /// concurrency's global executor.
+    static let concurrencyRunsOnSingletonLoop = Atomic<Bool>(false)
 }

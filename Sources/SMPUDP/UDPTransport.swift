@@ -8,7 +8,11 @@ import Synchronization
 /// Datagrams larger than `maximumPacketSize` are refused before sending. A device whose SMP buffer
 /// is smaller than a datagram may silently corrupt it, so `SMPClient` also bounds requests by the
 /// device's `buf_size` once it is known.
-public final class UDPTransport: SMPTransport {
+///
+/// The socket lives on one event loop of `eventLoopGroup`. Once SwiftNIO runs Swift concurrency
+/// on that loop (``runConcurrencyOnOneEventLoopThread()``), the transport offers it as its
+/// ``boundExecutor``: the session then handles each datagram inside the read that received it.
+public final class UDPTransport: SMPExecutorBoundTransport {
     /// Zephyr's default SMP UDP port.
     public static let defaultPort = 1337
     /// A datagram that fits a 1500-byte Ethernet MTU after IPv4 and UDP headers.
@@ -23,8 +27,11 @@ public final class UDPTransport: SMPTransport {
     /// Datagrams from the device and link changes.
     public let events: SMPTransportEvents
 
+    /// The event loop this transport's session runs on, when Swift concurrency runs on it.
+    public let boundExecutor: (any SerialExecutor)?
+
     private let eventSink: SMPTransportEvents.Continuation
-    private let group: any EventLoopGroup
+    private let eventLoop: any EventLoop
     private let state = Mutex(State())
 
     private struct State {
@@ -33,18 +40,32 @@ public final class UDPTransport: SMPTransport {
         var closed = false
     }
 
-    /// Makes a transport to `host:port`; the socket opens on `connect()`.
+    /// Makes a transport to `host:port`; the socket opens on `connect()`, on one loop of
+    /// `eventLoopGroup`. `sessionOnEventLoop` says whether the session runs on that loop
+    /// (``boundExecutor``); by default it does when Swift concurrency runs there too
+    /// (``runConcurrencyOnOneEventLoopThread()`` and the singleton group).
     public init(
         host: String, port: Int = UDPTransport.defaultPort,
         maximumPacketSize: Int = UDPTransport.defaultMaximumPacketSize,
-        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        sessionOnEventLoop: Bool? = nil
     ) {
         self.host = host
         self.port = port
         self.maximumPacketSize = max(SMPHeader.size + 1, min(maximumPacketSize, 65_507))
-        self.group = eventLoopGroup
+        self.eventLoop = eventLoopGroup.next()
+        let concurrencyRunsHere = Self.concurrencyRunsOnSingletonLoop.load(ordering: .relaxed)
+            && (eventLoopGroup as AnyObject) === MultiThreadedEventLoopGroup.singleton
+        if sessionOnEventLoop ?? concurrencyRunsHere {
+            boundExecutor = eventLoop.executor
+        } else {
+            boundExecutor = nil
+        }
         (events, eventSink) = SMPTransportEvents.makeStream()
     }
+
+    /// The largest datagram this transport sends (it does not change).
+    public var currentMaximumPacketSize: Int { maximumPacketSize }
 
     /// Resolves the device's address and opens a socket bound to an ephemeral local port.
     public func connect() async throws(SMPTransportError) {
@@ -64,7 +85,7 @@ public final class UDPTransport: SMPTransport {
             // No SO_REUSEADDR: on Linux, two UDP sockets that both set it can be given the same
             // ephemeral port, and then one receives the other's answers (seen as sessions in
             // parallel tests timing out and resending a write the device had already taken).
-            channel = try await DatagramBootstrap(group: group)
+            channel = try await DatagramBootstrap(group: eventLoop)
                 // One datagram per wake-up: the answer goes to the session at once, instead of
                 // after another read that finds the socket empty (more answers waiting are read
                 // on the loop's next turn).
@@ -89,7 +110,12 @@ public final class UDPTransport: SMPTransport {
             try? await channel.close()
             return
         }
-        sink.yield(.connected)
+        // Events are yielded on the loop (the contract of a bound transport).
+        if eventLoop.inEventLoop {
+            sink.yield(.connected)
+        } else {
+            eventLoop.execute { sink.yield(.connected) }
+        }
     }
 
     /// The local address the session's datagrams leave from, once connected.
@@ -99,29 +125,48 @@ public final class UDPTransport: SMPTransport {
 
     /// Sends one SMP packet as one datagram.
     public func send(_ packet: [UInt8]) async throws(SMPTransportError) {
+        let (written, remote) = try write(packet)
+        do {
+            if eventLoop.inEventLoop {
+                // On the channel's own thread (as in `runConcurrencyOnOneEventLoopThread`) a
+                // datagram is usually written before `writeAndFlush` returns: take that result at
+                // once instead of suspending for it, which would cost a task switch per packet.
+                if let result = Self.resultIfDone(written, on: eventLoop) { return try result.get() }
+            }
+            try await written.get()
+        } catch {
+            throw .io("UDP send to \(remote) failed: \(error)")
+        }
+    }
+
+    /// Sends one datagram from the event loop without suspending. A datagram the socket could not
+    /// take at once (its buffer is full) leaves when it can; should that fail, it is lost, as any
+    /// datagram may be.
+    public func sendWithoutSuspending(_ packet: [UInt8]) throws(SMPTransportError) {
+        let (written, remote) = try write(packet)
+        if let result = Self.resultIfDone(written, on: eventLoop), case .failure(let error) = result {
+            throw .io("UDP send to \(remote) failed: \(error)")
+        }
+    }
+
+    /// Hands one datagram to the channel.
+    private func write(_ packet: [UInt8]) throws(SMPTransportError) -> (written: EventLoopFuture<Void>, remote: SocketAddress) {
         guard packet.count <= maximumPacketSize else {
             throw .packetTooLarge(size: packet.count, limit: maximumPacketSize)
         }
         let (channel, remote, closed) = state.withLock { ($0.channel, $0.remote, $0.closed) }
         if closed { throw .closed }
         guard let channel, let remote else { throw .notConnected }
-        let buffer = channel.allocator.buffer(bytes: packet)
-        let loop = channel.eventLoop
-        let written = loop.makePromise(of: Void.self)
-        channel.writeAndFlush(AddressedEnvelope(remoteAddress: remote, data: buffer), promise: written)
-        do {
-            if loop.inEventLoop {
-                // On the channel's own thread (as in `runConcurrencyOnOneEventLoopThread`) a
-                // datagram is usually written before `writeAndFlush` returns: take that result at
-                // once instead of suspending for it, which would cost a task switch per packet.
-                let outcome = NIOLoopBoundBox<Result<Void, any Error>?>(nil, eventLoop: loop)
-                written.futureResult.whenComplete { outcome.value = $0 }
-                if let result = outcome.value { return try result.get() }
-            }
-            try await written.futureResult.get()
-        } catch {
-            throw .io("UDP send to \(remote) failed: \(error)")
-        }
+        let written = channel.eventLoop.makePromise(of: Void.self)
+        channel.writeAndFlush(AddressedEnvelope(remoteAddress: remote, data: channel.allocator.buffer(bytes: packet)), promise: written)
+        return (written.futureResult, remote)
+    }
+
+    /// The future's result if it is already there (call on `loop`).
+    private static func resultIfDone(_ future: EventLoopFuture<Void>, on loop: any EventLoop) -> Result<Void, any Error>? {
+        let outcome = NIOLoopBoundBox<Result<Void, any Error>?>(nil, eventLoop: loop)
+        future.whenComplete { outcome.value = $0 }
+        return outcome.value
     }
 
     /// Closes the socket and finishes `events`.

@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import SMP
 import SMPTestSupport
 import SMPTestTraits
@@ -68,6 +69,33 @@ struct SingleConsumerQueueTests {
         #expect(await queue.next() == 2)
         #expect(await queue.next() == 4)
         #expect(await queue.next() == nil)
+    }
+
+    @Test("direct delivery: what was buffered goes first, in order, then each element inside yield; a waiting consumer reads nil")
+    func directDelivery() async {
+        let queue = SingleConsumerQueue<Int>()
+        let clock = VirtualRuntime.currentClock
+        let waiting = clock.task { await queue.next() }
+        await Task.yield()
+        // The consumer waits, so the first element goes to it; the next two are buffered.
+        queue.yield(1)
+        #expect(await waiting.value == 1)
+        queue.yield(2)
+        queue.yield(3)
+        let seen = NIOLockedValueBox<[Int]>([])
+        queue.deliverDirectly { n in seen.withLockedValue { $0.append(n) } }
+        #expect(seen.withLockedValue { $0 } == [2, 3], "the buffered elements are handed over at once")
+        #expect(queue.yield(4))
+        #expect(seen.withLockedValue { $0 } == [2, 3, 4], "a later element is handled before yield returns")
+        queue.finish()
+        #expect(!queue.yield(5), "nothing is taken after finish")
+        #expect(seen.withLockedValue { $0 } == [2, 3, 4])
+
+        let other = SingleConsumerQueue<Int>()
+        let replaced = clock.task { await other.next() }
+        await Task.yield()
+        other.deliverDirectly { _ in }
+        #expect(await replaced.value == nil, "a consumer waiting when direct delivery starts reads nil")
     }
 
     @Test("SMPTransportEvents delivers events in order and ends with the transport")

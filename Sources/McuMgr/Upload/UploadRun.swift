@@ -24,6 +24,8 @@ struct PreparedChunk: Sendable {
 struct UploadChunkOutcome: Sendable {
     let chunk: UploadChunk
     let result: Result<UploadAcknowledgement, SMPError>
+    /// The chunk this answer sent at once (``UploadChain``), with its request.
+    var chained: (chunk: UploadChunk, request: SMPSentRequest)? = nil
 }
 
 /// The mutable state of one upload (see ``UploadEngine``).
@@ -57,6 +59,13 @@ struct UploadRun {
     var prepared: PreparedChunk?
     /// Progress recorded and not yet handed to ``progress`` (see ``reportProgress()``).
     var unreported: [UploadProgress] = []
+    /// Where the next chunk is offered to the answers, when the session sends from its completions.
+    let chain: UploadChain?
+    /// Whether the chunk at the last offer is on its way, sent by an answer the engine has not
+    /// read yet: nothing more is sent until that answer's outcome says which request it is.
+    var chainedUnseen = false
+    /// How many chunks answers sent (``UploadChain``).
+    var chainedChunks = 0
 
     var total: Int { data.count }
     var client: SMPClient { engine.target.client }
@@ -70,6 +79,7 @@ struct UploadRun {
         self.data = data
         self.meter = meter
         self.progress = progress
+        chain = engine.target.client.sendsWithoutSuspending ? UploadChain() : nil
     }
 
     mutating func execute() async throws(UploadError) -> UploadAcknowledgement {
@@ -85,16 +95,25 @@ struct UploadRun {
             }
             try await launchChunks(into: outcomes)
             reportProgress()
-            if inFlight == 0 && !needsFirstChunk {
+            if inFlight == 0 && !needsFirstChunk && !chainedUnseen {
                 // Everything was sent but the device holds less: send again from where it stands.
                 restart(from: acknowledged)
                 continue
             }
             prepareNextChunk()
+            let offered = offerNextChunk()
             guard let outcome = await outcomes.next() else { throw .cancelled }
+            if offered && chain?.withdraw() == nil {
+                chainedUnseen = true
+                prepared = nil
+            }
             unanswered[outcome.chunk.id] = nil
+            if let chained = outcome.chained { adopt(chained) }
             guard outcome.chunk.epoch == epoch else { continue }
             try await handle(outcome)
+        }
+        if chain != nil {
+            logger.debug("\(chainedChunks) of \(nextID) chunks went out from the answers before them")
         }
         if finalMatch == false { throw .verificationFailed }
         return UploadAcknowledgement(nextOffset: acknowledged, match: finalMatch)
@@ -102,7 +121,31 @@ struct UploadRun {
 
     /// Frees the session's window of every request still waiting (the upload ended).
     func abandonAll() async {
+        for request in chain?.close() ?? [] { await client.cancel(request) }
         for case let request? in unanswered.values.map(\.request) { await client.cancel(request) }
+    }
+
+    /// Offers the prepared next chunk to the answers of the chunks in flight (``UploadChain``),
+    /// when the window is full and nothing else is to be sent first; returns whether it did.
+    mutating func offerNextChunk() -> Bool {
+        guard let chain, !chainedUnseen, !needsFirstChunk, let prepared, prepared.offset == next, !prepared.isFirst,
+              prepared.length == chunkLength(at: next), inFlight > 0, !engine.control.isPaused else { return false }
+        let chunk = UploadChunk(id: nextID, offset: prepared.offset, length: prepared.length, epoch: epoch, isFirst: false)
+        chain.offer(UploadChain.Link(chunk: chunk, request: prepared.request, payload: prepared.payload))
+        return true
+    }
+
+    /// Takes over a chunk an answer sent at once: it is in flight from now on.
+    mutating func adopt(_ chained: (chunk: UploadChunk, request: SMPSentRequest)) {
+        chain?.adopted(chained.chunk.id)
+        chainedUnseen = false
+        chainedChunks += 1
+        nextID = max(nextID, chained.chunk.id + 1)
+        unanswered[chained.chunk.id] = (chained.chunk, chained.request)
+        if chained.chunk.epoch == epoch && chained.chunk.offset == next {
+            next += chained.chunk.length
+            if prepared?.offset == chained.chunk.offset { prepared = nil }
+        }
     }
 
     /// Reads the session's packet size (again, after the link came back) and sizes chunks to it.
@@ -121,6 +164,7 @@ struct UploadRun {
             return
         }
         if unanswered.values.contains(where: { $0.chunk.isFirst && $0.chunk.epoch == epoch }) { return }
+        if chainedUnseen { return }
         while next < total, !engine.control.isPaused, inFlight < (await client.window) {
             let length = chunkLength(at: next)
             try await launch(UploadChunk(id: nextID, offset: next, length: length, epoch: epoch, isFirst: false), into: sink)
@@ -168,25 +212,59 @@ struct UploadRun {
         do {
             let request = try await client.submit(
                 request.operation, group: request.group, command: request.command, payload: encoded.payload,
-                retryPolicy: request.retryPolicy,
-                options: SMPRequestOptions(timeout: configuration.chunkTimeout, retries: configuration.chunkRetries)
-            ) { result in
-                sink.yield(UploadChunkOutcome(chunk: chunk, result: result.flatMap { packet in
-                    Result { () throws(SMPError) -> UploadAcknowledgement in
-                        let response: CBORValue
-                        do {
-                            response = try packet.decodedPayload()
-                        } catch {
-                            throw .invalidResponse("upload answer: \(error)")
-                        }
-                        return try target.acknowledgement(from: response)
-                    }
-                }))
-            }
+                retryPolicy: request.retryPolicy, options: chunkOptions,
+                completion: Self.completion(for: chunk, target: target, options: chunkOptions, control: engine.control, chain: chain, sink: sink)
+            )
             unanswered[chunk.id] = (chunk, request)
         } catch {
             unanswered[chunk.id] = (chunk, nil)
             sink.yield(UploadChunkOutcome(chunk: chunk, result: .failure(error)))
+        }
+    }
+
+    /// The session options of every chunk request.
+    var chunkOptions: SMPRequestOptions {
+        SMPRequestOptions(timeout: configuration.chunkTimeout, retries: configuration.chunkRetries)
+    }
+
+    /// What the session calls with a chunk's answer: the outcome goes to `sink`, and when the
+    /// device took the chunk in order, the chunk offered on `chain` is sent first, right there.
+    static func completion(
+        for chunk: UploadChunk, target: any UploadTarget, options: SMPRequestOptions, control: UploadControl,
+        chain: UploadChain?, sink: SingleConsumerQueue<UploadChunkOutcome>
+    ) -> @Sendable (Result<SMPPacket, SMPError>) -> Void {
+        { result in
+            let acknowledgement = result.flatMap { packet in
+                Result { () throws(SMPError) -> UploadAcknowledgement in
+                    let response: CBORValue
+                    do {
+                        response = try packet.decodedPayload()
+                    } catch {
+                        throw .invalidResponse("upload answer: \(error)")
+                    }
+                    return try target.acknowledgement(from: response)
+                }
+            }
+            var outcome = UploadChunkOutcome(chunk: chunk, result: acknowledgement)
+            if let chain, case .success(let ack) = acknowledgement, !control.isPaused,
+               let link = chain.take(answering: chunk, deviceOffset: ack.nextOffset) {
+                // Completions run on the session's executor (it called this one from `finish`).
+                let client = target.client
+                let sent = client.assumeIsolated { client in
+                    client.submitWithoutSuspending(
+                        link.request.operation, group: link.request.group, command: link.request.command,
+                        payload: link.payload, retryPolicy: link.request.retryPolicy, options: options,
+                        completion: completion(for: link.chunk, target: target, options: options, control: control, chain: chain, sink: sink)
+                    )
+                }
+                if let sent {
+                    chain.launched(link.chunk.id, as: sent)
+                    outcome.chained = (link.chunk, sent)
+                } else {
+                    chain.putBack(link)
+                }
+            }
+            sink.yield(outcome)
         }
     }
 

@@ -36,7 +36,12 @@ extension SMPClient {
     /// The largest request packet this session sends now: the transport's limit (read again each
     /// time: a link may come back with another MTU), and the device's buffer once known.
     public func packetLimit() async -> Int {
-        let transportLimit = await transport.maximumPacketSize
+        let transportLimit: Int
+        if let boundTransport {
+            transportLimit = boundTransport.currentMaximumPacketSize
+        } else {
+            transportLimit = await transport.maximumPacketSize
+        }
         guard let device = reassemblyBufferSize ?? deviceBuffers?.bufferSize else { return transportLimit }
         return min(transportLimit, device)
     }

@@ -8,6 +8,12 @@ import Logging
 /// Responses are matched by sequence number in any order; an idempotent request is resent with
 /// the same sequence number after a timeout; a request that is not idempotent never is. Managers
 /// stay stateless and share one client. All time is read from ``clock``.
+///
+/// Over a transport that offers its executor (``SMPExecutorBoundTransport``, e.g. UDP once
+/// SwiftNIO runs Swift concurrency), the session runs on that executor: answers are handled
+/// where they arrive, and a completion can send the next request at once with
+/// ``submitWithoutSuspending(_:group:command:payload:retryPolicy:options:completion:)``.
+/// Otherwise it runs on an executor of its own.
 public actor SMPClient {
     /// How the client talks to the device.
     public struct Configuration: Sendable {
@@ -46,6 +52,12 @@ public actor SMPClient {
     public internal(set) var window: Int
 
     nonisolated let transport: any SMPTransport
+    /// The transport, when the session runs on its executor.
+    nonisolated let boundTransport: (any SMPExecutorBoundTransport)?
+    /// The transport's executor this session runs on, if any.
+    nonisolated let boundExecutor: (any SerialExecutor)?
+    /// Provides the session's own executor when the transport offers none.
+    private nonisolated let lane = SMPClientLane()
     let logger: Logger
     var reassemblyBufferSize: Int?
     var hasNegotiated = false
@@ -61,6 +73,8 @@ public actor SMPClient {
     var narrowedThroughToken: UInt64 = 0
     private var nextSequence: UInt8 = 0
     private var receiver: Task<Void, Never>?
+    /// Whether the transport hands events straight to `handle(_:)` (a session on its executor).
+    private var receivesDirectly = false
     private var tokens: UInt64 = 0
     var isClosed = false
 
@@ -70,6 +84,13 @@ public actor SMPClient {
         logger: Logger = Logger(label: "smp")
     ) {
         self.transport = transport
+        if let bound = transport as? any SMPExecutorBoundTransport, let executor = bound.boundExecutor {
+            boundTransport = bound
+            boundExecutor = executor
+        } else {
+            boundTransport = nil
+            boundExecutor = nil
+        }
         self.configuration = configuration
         self.configuration.maximumInFlight = Self.clampedWindow(configuration.maximumInFlight)
         self.configuration.retries = max(configuration.retries, 0)
@@ -77,6 +98,15 @@ public actor SMPClient {
         self.clock = clock
         self.logger = logger
     }
+
+    /// The transport's executor when it offers one, else the session's own.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        boundExecutor?.asUnownedSerialExecutor() ?? lane.unownedExecutor
+    }
+
+    /// Whether ``submitWithoutSuspending(_:group:command:payload:retryPolicy:options:completion:)``
+    /// can send: the session runs on its transport's executor.
+    public nonisolated var sendsWithoutSuspending: Bool { boundTransport != nil }
 
     /// Changes how many requests may be in flight (clamped to 1–255); the window starts there again.
     public func setMaximumInFlight(_ count: Int) {
@@ -120,6 +150,56 @@ public actor SMPClient {
         guard size <= limit else { throw .requestTooLarge(size: size, limit: limit) }
 
         try await acquireSlot()
+        let (sequence, token, bytes) = register(
+            operation, group: group, command: command, payload: payload, retryPolicy: retryPolicy, options: options,
+            completion: completion
+        )
+        do throws(SMPTransportError) {
+            if let boundTransport {
+                try boundTransport.sendWithoutSuspending(bytes)
+            } else {
+                try await transport.send(bytes)
+            }
+        } catch {
+            finish(sequence, token: token, with: .failure(.transport(error)))
+        }
+        return SMPSentRequest(sequence: sequence, token: token)
+    }
+
+    /// Puts one request on its way without suspending, for a completion that has the next request
+    /// ready (an upload's next chunk); `nil` when it cannot go now: the session does not run on its
+    /// transport's executor (``sendsWithoutSuspending``), it is closed or not receiving yet, the
+    /// window is full, or the request exceeds the packet limit (submit it with
+    /// ``submit(_:group:command:payload:retryPolicy:options:completion:)`` then). A transport error
+    /// ends the request through `completion`, as in `submit`.
+    public func submitWithoutSuspending(
+        _ operation: SMPOperation, group: SMPGroup, command: UInt8, payload: [UInt8],
+        retryPolicy: SMPRetryPolicy, options: SMPRequestOptions = SMPRequestOptions(),
+        completion: @escaping @Sendable (Result<SMPPacket, SMPError>) -> Void
+    ) -> SMPSentRequest? {
+        guard let boundTransport, !isClosed, receivesDirectly, inFlight < window, slotWaiters.isEmpty else { return nil }
+        let transportLimit = boundTransport.currentMaximumPacketSize
+        let limit = (reassemblyBufferSize ?? deviceBuffers?.bufferSize).map { min($0, transportLimit) } ?? transportLimit
+        guard SMPHeader.size + payload.count <= limit else { return nil }
+        inFlight += 1
+        let (sequence, token, bytes) = register(
+            operation, group: group, command: command, payload: payload, retryPolicy: retryPolicy, options: options,
+            completion: completion
+        )
+        do {
+            try boundTransport.sendWithoutSuspending(bytes)
+        } catch {
+            finish(sequence, token: token, with: .failure(.transport(error)))
+        }
+        return SMPSentRequest(sequence: sequence, token: token)
+    }
+
+    /// Enters a request that holds a window slot into the requests in flight, arms its timer, and
+    /// returns its packet.
+    private func register(
+        _ operation: SMPOperation, group: SMPGroup, command: UInt8, payload: [UInt8], retryPolicy: SMPRetryPolicy,
+        options: SMPRequestOptions, completion: @escaping @Sendable (Result<SMPPacket, SMPError>) -> Void
+    ) -> (sequence: UInt8, token: UInt64, bytes: [UInt8]) {
         let sequence = allocateSequence()
         let token = nextToken()
         let header = SMPHeader(
@@ -139,12 +219,7 @@ public actor SMPClient {
         pending[sequence] = entry
         armTimer()
         logger.trace("-> \(describe(header))")
-        do {
-            try await transport.send(entry.bytes)
-        } catch {
-            finish(sequence, token: token, with: .failure(.transport(error)))
-        }
-        return SMPSentRequest(sequence: sequence, token: token)
+        return (sequence, token, entry.bytes)
     }
 
     /// Sends one request and waits for its answer packet, whatever its status.
@@ -216,8 +291,16 @@ public actor SMPClient {
     // MARK: - Receiving
 
     private func startReceiving() {
-        guard receiver == nil else { return }
+        guard receiver == nil, !receivesDirectly else { return }
         let events = transport.events
+        if boundTransport != nil {
+            // The transport yields on this session's executor: each event is handled right there.
+            receivesDirectly = true
+            events.deliverDirectly { [weak self] event in
+                self?.assumeIsolated { $0.handle(event) }
+            }
+            return
+        }
         receiver = clock.task { [weak self] in
             for await event in events {
                 guard let self else { return }

@@ -6,6 +6,9 @@ import NIOConcurrencyHelpers
 /// answers). Lighter than `AsyncStream` there: specialised where it is used (no generic buffer
 /// behind a resilience boundary) and a direct hand-over when the consumer already waits.
 ///
+/// A consumer that runs where the producer yields (on the producer's executor) can take elements
+/// with ``deliverDirectly(to:)`` instead: each is then handed to its handler inside `yield`.
+///
 /// After ``finish()`` the consumer reads what is buffered, then `nil`; later elements are dropped.
 /// A cancelled consumer reads `nil` at once, and the queue is finished. With a ``limit``, an
 /// element that finds the buffer full is dropped (a flood cannot grow memory without bound).
@@ -15,6 +18,10 @@ public final class SingleConsumerQueue<Element: Sendable>: Sendable {
         @usableFromInline var buffer: Deque<Element> = []
         @usableFromInline var waiter: UnsafeContinuation<Element?, Never>?
         @usableFromInline var finished = false
+        /// Set by ``deliverDirectly(to:)``: elements go to it instead of the buffer.
+        @usableFromInline var handler: (@Sendable (Element) -> Void)?
+        /// While the buffer is handed to `handler`, new elements queue behind it.
+        @usableFromInline var draining = false
 
         @usableFromInline init() {}
     }
@@ -35,18 +42,45 @@ public final class SingleConsumerQueue<Element: Sendable>: Sendable {
     @inlinable
     @discardableResult
     public func yield(_ element: Element) -> Bool {
-        let (accepted, waiter) = state.withLockedValue { s -> (Bool, UnsafeContinuation<Element?, Never>?) in
-            guard !s.finished else { return (false, nil) }
+        let (accepted, waiter, handler) = state.withLockedValue {
+            s -> (Bool, UnsafeContinuation<Element?, Never>?, (@Sendable (Element) -> Void)?) in
+            guard !s.finished else { return (false, nil, nil) }
+            if let handler = s.handler, !s.draining { return (true, nil, handler) }
             guard let waiter = s.waiter else {
-                guard s.buffer.count < limit else { return (false, nil) }
+                guard s.buffer.count < limit else { return (false, nil, nil) }
                 s.buffer.append(element)
-                return (true, nil)
+                return (true, nil, nil)
             }
             s.waiter = nil
-            return (true, waiter)
+            return (true, waiter, nil)
         }
-        waiter?.resume(returning: element)
+        if let handler {
+            handler(element)
+        } else {
+            waiter?.resume(returning: element)
+        }
         return accepted
+    }
+
+    /// From now on hands every element to `handler` inside ``yield(_:)``, where the producer
+    /// yields it, instead of to ``next()``; the elements buffered now go first, in order. A
+    /// consumer waiting in ``next()`` reads `nil`. For a consumer that runs on the executor the
+    /// producer yields on, so that an element is handled without a task switch.
+    public func deliverDirectly(to handler: @escaping @Sendable (Element) -> Void) {
+        let waiter = state.withLockedValue { s -> UnsafeContinuation<Element?, Never>? in
+            s.handler = handler
+            s.draining = true
+            defer { s.waiter = nil }
+            return s.waiter
+        }
+        waiter?.resume(returning: nil)
+        while let element = state.withLockedValue({ s -> Element? in
+            if let element = s.buffer.popFirst() { return element }
+            s.draining = false
+            return nil
+        }) {
+            handler(element)
+        }
     }
 
     /// Ends the queue: the consumer reads what is buffered, then `nil`.

@@ -39,6 +39,13 @@ public struct SMPTransportEvents: AsyncSequence, Sendable {
         }
     }
 
+    /// Hands every later event (and those not yet read, first) to `handler` where the transport
+    /// yields it, instead of through iteration: for a session on the executor the transport
+    /// yields on (``SMPExecutorBoundTransport``).
+    public func deliverDirectly(to handler: @escaping @Sendable (SMPTransportEvent) -> Void) {
+        queue.deliverDirectly(to: handler)
+    }
+
     /// Iterates the events (one consumer).
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(queue: queue)
