@@ -100,8 +100,7 @@ struct UploadRun {
                 restart(from: acknowledged)
                 continue
             }
-            prepareNextChunk()
-            let offered = offerNextChunk()
+            let offered = prepareNextChunk().map(offer) ?? false
             guard let outcome = await outcomes.next() else { throw .cancelled }
             if offered && chain?.withdraw() == nil {
                 chainedUnseen = true
@@ -125,11 +124,10 @@ struct UploadRun {
         for case let request? in unanswered.values.map(\.request) { await client.cancel(request) }
     }
 
-    /// Offers the prepared next chunk to the answers of the chunks in flight (``UploadChain``),
-    /// when the window is full and nothing else is to be sent first; returns whether it did.
-    mutating func offerNextChunk() -> Bool {
-        guard let chain, !chainedUnseen, !needsFirstChunk, let prepared, prepared.offset == next, !prepared.isFirst,
-              prepared.length == chunkLength(at: next), inFlight > 0, !engine.control.isPaused else { return false }
+    /// Offers `prepared`, the chunk at ``next``, to the answers of the chunks in flight
+    /// (``UploadChain``) while the engine waits; returns whether it did.
+    func offer(_ prepared: PreparedChunk) -> Bool {
+        guard let chain, !chainedUnseen, inFlight > 0, !engine.control.isPaused else { return false }
         let chunk = UploadChunk(id: nextID, offset: prepared.offset, length: prepared.length, epoch: epoch, isFirst: false)
         chain.offer(UploadChain.Link(chunk: chunk, request: prepared.request, payload: prepared.payload))
         return true
@@ -181,10 +179,11 @@ struct UploadRun {
 
     /// Encodes the chunk that goes next when the device confirms the ones in flight, while they
     /// are on their way: a stop-and-wait upload then only sends it when the answer comes. (An
-    /// encoding error is left for ``launch(_:into:)`` to report.)
-    mutating func prepareNextChunk() {
-        guard !needsFirstChunk, next < total else { return }
+    /// encoding error is left for ``launch(_:into:)`` to report.) Returns it, `nil` when there is none.
+    mutating func prepareNextChunk() -> PreparedChunk? {
+        guard !needsFirstChunk, next < total else { return nil }
         prepared = try? encoded(offset: next, length: chunkLength(at: next), isFirst: false)
+        return prepared
     }
 
     /// The encoded request of one chunk: the prepared one when it is that chunk, else encoded now.

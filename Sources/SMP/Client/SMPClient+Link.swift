@@ -36,12 +36,13 @@ extension SMPClient {
     /// The largest request packet this session sends now: the transport's limit (read again each
     /// time: a link may come back with another MTU), and the device's buffer once known.
     public func packetLimit() async -> Int {
-        let transportLimit: Int
-        if let boundTransport {
-            transportLimit = boundTransport.currentMaximumPacketSize
-        } else {
-            transportLimit = await transport.maximumPacketSize
-        }
+        if let boundTransport { return packetLimit(transportLimit: boundTransport.currentMaximumPacketSize) }
+        return packetLimit(transportLimit: await transport.maximumPacketSize)
+    }
+
+    /// The largest request packet for a transport limit of `transportLimit`: bounded by the
+    /// device's buffer once known.
+    func packetLimit(transportLimit: Int) -> Int {
         guard let device = reassemblyBufferSize ?? deviceBuffers?.bufferSize else { return transportLimit }
         return min(transportLimit, device)
     }

@@ -150,20 +150,20 @@ public actor SMPClient {
         guard size <= limit else { throw .requestTooLarge(size: size, limit: limit) }
 
         try await acquireSlot()
-        let (sequence, token, bytes) = register(
+        let (sent, bytes) = register(
             operation, group: group, command: command, payload: payload, retryPolicy: retryPolicy, options: options,
             completion: completion
         )
-        do throws(SMPTransportError) {
-            if let boundTransport {
-                try boundTransport.sendWithoutSuspending(bytes)
-            } else {
+        if let boundTransport {
+            send(bytes, of: sent, through: boundTransport)
+        } else {
+            do {
                 try await transport.send(bytes)
+            } catch {
+                finish(sent.sequence, token: sent.token, with: .failure(.transport(error)))
             }
-        } catch {
-            finish(sequence, token: token, with: .failure(.transport(error)))
         }
-        return SMPSentRequest(sequence: sequence, token: token)
+        return sent
     }
 
     /// Puts one request on its way without suspending, for a completion that has the next request
@@ -177,21 +177,25 @@ public actor SMPClient {
         retryPolicy: SMPRetryPolicy, options: SMPRequestOptions = SMPRequestOptions(),
         completion: @escaping @Sendable (Result<SMPPacket, SMPError>) -> Void
     ) -> SMPSentRequest? {
-        guard let boundTransport, !isClosed, receivesDirectly, inFlight < window, slotWaiters.isEmpty else { return nil }
-        let transportLimit = boundTransport.currentMaximumPacketSize
-        let limit = (reassemblyBufferSize ?? deviceBuffers?.bufferSize).map { min($0, transportLimit) } ?? transportLimit
-        guard SMPHeader.size + payload.count <= limit else { return nil }
+        guard let boundTransport, !isClosed, receivesDirectly, inFlight < window, slotWaiters.isEmpty,
+              SMPHeader.size + payload.count <= packetLimit(transportLimit: boundTransport.currentMaximumPacketSize)
+        else { return nil }
         inFlight += 1
-        let (sequence, token, bytes) = register(
+        let (sent, bytes) = register(
             operation, group: group, command: command, payload: payload, retryPolicy: retryPolicy, options: options,
             completion: completion
         )
+        send(bytes, of: sent, through: boundTransport)
+        return sent
+    }
+
+    /// Sends a registered request from the transport's executor; a failure ends it.
+    private func send(_ bytes: [UInt8], of request: SMPSentRequest, through boundTransport: any SMPExecutorBoundTransport) {
         do {
             try boundTransport.sendWithoutSuspending(bytes)
         } catch {
-            finish(sequence, token: token, with: .failure(.transport(error)))
+            finish(request.sequence, token: request.token, with: .failure(.transport(error)))
         }
-        return SMPSentRequest(sequence: sequence, token: token)
     }
 
     /// Enters a request that holds a window slot into the requests in flight, arms its timer, and
@@ -199,7 +203,7 @@ public actor SMPClient {
     private func register(
         _ operation: SMPOperation, group: SMPGroup, command: UInt8, payload: [UInt8], retryPolicy: SMPRetryPolicy,
         options: SMPRequestOptions, completion: @escaping @Sendable (Result<SMPPacket, SMPError>) -> Void
-    ) -> (sequence: UInt8, token: UInt64, bytes: [UInt8]) {
+    ) -> (request: SMPSentRequest, bytes: [UInt8]) {
         let sequence = allocateSequence()
         let token = nextToken()
         let header = SMPHeader(
@@ -219,7 +223,7 @@ public actor SMPClient {
         pending[sequence] = entry
         armTimer()
         logger.trace("-> \(describe(header))")
-        return (sequence, token, entry.bytes)
+        return (SMPSentRequest(sequence: sequence, token: token), entry.bytes)
     }
 
     /// Sends one request and waits for its answer packet, whatever its status.
