@@ -15,6 +15,7 @@ public struct CBORReader: Sendable {
     }
 
     /// Decodes exactly one item; bytes after it are an error.
+    @inlinable
     public func decode(_ bytes: some Collection<UInt8>) throws(CBORDecodingError) -> CBORValue {
         let (value, consumed) = try decodePrefix(bytes)
         if consumed != bytes.count {
@@ -24,6 +25,10 @@ public struct CBORReader: Sendable {
     }
 
     /// Decodes the first item and says how many bytes it took.
+    ///
+    /// Inlinable so that a caller's concrete collection (an array, a slice) reaches libcbor
+    /// without going through the generic `Collection` witnesses on every call.
+    @inlinable
     public func decodePrefix(
         _ bytes: some Collection<UInt8>
     ) throws(CBORDecodingError) -> (value: CBORValue, consumed: Int) {
@@ -38,7 +43,8 @@ public struct CBORReader: Sendable {
         return try result.get()
     }
 
-    private func run(on buffer: UnsafeBufferPointer<UInt8>) -> Result<(CBORValue, Int), CBORDecodingError> {
+    @usableFromInline
+    func run(on buffer: UnsafeBufferPointer<UInt8>) -> Result<(CBORValue, Int), CBORDecodingError> {
         guard let base = buffer.baseAddress else { return .failure(.empty) }
         let builder = CBORItemBuilder(total: buffer.count, maximumDepth: maximumDepth)
         let context = Unmanaged.passUnretained(builder).toOpaque()

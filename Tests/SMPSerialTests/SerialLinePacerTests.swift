@@ -35,4 +35,23 @@ struct SerialLinePacerTests {
             #expect(SerialLinePacer(baudRate: 1_000_000, clock: clock).chunkSize == 500)
         }
     }
+
+    @Test("bytes already waiting follow the last ones on the wire even when the pacer comes to them late; after an idle line they start when they come")
+    func continuing() async throws {
+        let runtime = VirtualRuntime()
+        try await runtime.run { clock in
+            var line = SerialLinePacer(baudRate: 9600, clock: clock)
+            let start = clock.now
+            let first = line.reserve(96)
+            #expect(first == start + .milliseconds(100))
+            let through = start + .milliseconds(100)
+            // The reader wakes 3 ms after the first bytes were through: the waiting ones still
+            // start where those ended, so the line keeps its 960 bytes a second.
+            try await clock.sleep(until: through + .milliseconds(3), tolerance: .zero)
+            #expect(line.reserve(96, continuing: true) == through + .milliseconds(100))
+            // The line has been idle for a while: new bytes start now, not in the past.
+            try await clock.sleep(until: through + .milliseconds(250), tolerance: .zero)
+            #expect(line.reserve(96) == through + .milliseconds(350))
+        }
+    }
 }

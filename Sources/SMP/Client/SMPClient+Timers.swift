@@ -3,7 +3,7 @@ extension SMPClient {
     /// requests in flight, then resends or fails what is due. Requests sent later with the same
     /// timeout are due later, so the timer is re-armed only when an earlier deadline appears.
     func armTimer() {
-        guard let earliest = pending.values.lazy.map(\.deadline).min() else {
+        guard let earliest = pending.values.lazy.map({ $0.deadline }).min() else {
             timer?.task.cancel()
             timer = nil
             return
@@ -16,6 +16,13 @@ extension SMPClient {
             await self?.timersDue()
         }
         timer = (task, earliest)
+    }
+
+    /// Arms the timer for a request just entered with `deadline`: nothing to do when the timer
+    /// already fires no later (the usual case), without looking through the requests in flight.
+    func armTimer(forNewDeadline deadline: SMPInstant) {
+        if let timer, timer.target <= deadline { return }
+        armTimer()
     }
 
     private func timersDue() async {

@@ -76,16 +76,28 @@ public final class SerialDescriptor: Sendable {
         var buffer = [UInt8](repeating: 0, count: max(1, maximumCount))
         while true {
             if Task.isCancelled { throw .closed }
-            let attempt = state.withLockedValue { s -> Attempt in
-                if s.closed { return .failed(.closed) }
-                let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-                return classify(count, call: "read")
-            }
-            switch attempt {
+            switch attemptRead(into: &buffer) {
             case .done(let count):
                 buffer.removeLast(buffer.count - count)
                 return buffer
             case .wait: await waitReady(forWriting: false)
+            case .retry: continue
+            case .failed(let error): throw error
+            }
+        }
+    }
+
+    /// Reads what is there now (up to `maximumCount` bytes) without waiting: empty when nothing is.
+    ///
+    /// Throws as ``read(maximumCount:)`` does when the device went away or the descriptor is closed.
+    public func readWithoutWaiting(maximumCount: Int = 4096) throws(SerialPortError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: max(1, maximumCount))
+        while true {
+            switch attemptRead(into: &buffer) {
+            case .done(let count):
+                buffer.removeLast(buffer.count - count)
+                return buffer
+            case .wait: return []
             case .retry: continue
             case .failed(let error): throw error
             }
@@ -142,6 +154,15 @@ public final class SerialDescriptor: Sendable {
     }
 
     /// Turns a system call's result into what to do next.
+    /// One non-blocking read into `buffer`.
+    private func attemptRead(into buffer: inout [UInt8]) -> Attempt {
+        state.withLockedValue { s -> Attempt in
+            if s.closed { return .failed(.closed) }
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            return classify(count, call: "read")
+        }
+    }
+
     private func classify(_ result: Int, call: String) -> Attempt {
         if result > 0 { return .done(result) }
         if result == 0 { return call == "read" ? .failed(.hangup(path: path)) : .wait }

@@ -141,16 +141,21 @@ public final class SimulatorSerialServer: Sendable {
         var decoder = SerialPacketDecoder(framing: options.framing, maximumPacketSize: limit, operations: [.read, .write])
         var pacer = SerialLinePacer(baudRate: options.baudRate, clock: options.clock)
         let reply: ResponseSink = { response in outbox.yield(response) }
+        var streaming = false
         while !Task.isCancelled {
-            let bytes: [UInt8]
+            var bytes: [UInt8] = []
             do {
-                bytes = try await descriptor.read(maximumCount: pacer.chunkSize)
+                // Bytes already there when the last ones were through follow them on the wire.
+                if streaming { bytes = try descriptor.readWithoutWaiting(maximumCount: pacer.chunkSize) }
+                streaming = !bytes.isEmpty
+                if bytes.isEmpty { bytes = try await descriptor.read(maximumCount: pacer.chunkSize) }
             } catch {
                 if case .closed = error { return }
                 logger.notice("serial line \(descriptor.path): \(error)")
                 return
             }
-            await pacer.pass(bytes.count)
+            await pacer.pass(bytes.count, continuing: streaming)
+            streaming = true
             var packets: [[UInt8]] = []
             decoder.append(bytes) { output in
                 switch output {
@@ -176,7 +181,7 @@ public final class SimulatorSerialServer: Sendable {
             var offset = 0
             while offset < bytes.count {
                 let end = min(bytes.count, offset + pacer.chunkSize)
-                await pacer.pass(end - offset)
+                await pacer.pass(end - offset, continuing: offset > 0)
                 try await descriptor.write(Array(bytes[offset..<end]))
                 offset = end
             }
