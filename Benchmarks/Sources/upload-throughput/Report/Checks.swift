@@ -45,7 +45,8 @@ struct Checks {
                 for peer in peers where peer.frame == oursOne.frame {
                     guard let theirs = peer.bytesPerSecond else { continue }
                     checks.append(Check(name: "\(link): our depth 1 not slower than \(peer.tool)", passed: rate >= theirs,
-                                        detail: "\(TextFormat.rate(rate)) against \(TextFormat.rate(theirs)) (\(TextFormat.ratio(rate / theirs)))"))
+                                        detail: "\(TextFormat.rate(rate)) against \(TextFormat.rate(theirs)) (\(TextFormat.ratio(rate / theirs)))"
+                                            + Self.runRanges(oursOne, peer)))
                 }
             }
             if link.hasPrefix("UDP 20 ms"), let rate = ours?.bytesPerSecond,
@@ -61,5 +62,14 @@ struct Checks {
                                 detail: "\(TextFormat.fixed(ours, 3)) s/MiB against \(TextFormat.fixed(toolkit, 3)) s/MiB"))
         }
         return checks
+    }
+
+    /// The two rows' slowest and fastest runs when they overlap, so that a tie within the
+    /// run-to-run spread reads as one: `; runs overlap: 270.0–279.5 kB/s against 270.4–274.8 kB/s`.
+    static func runRanges(_ ours: ResultRow, _ peer: ResultRow) -> String {
+        guard let (ourLow, ourHigh) = ours.spread, let (peerLow, peerHigh) = peer.spread,
+              ours.samples.count > 1, peer.samples.count > 1, ourLow <= peerHigh, peerLow <= ourHigh
+        else { return "" }
+        return "; runs overlap: \(TextFormat.rate(ourLow))–\(TextFormat.rate(ourHigh)) against \(TextFormat.rate(peerLow))–\(TextFormat.rate(peerHigh))"
     }
 }
