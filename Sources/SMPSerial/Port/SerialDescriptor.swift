@@ -87,20 +87,12 @@ public final class SerialDescriptor: Sendable {
         }
     }
 
-    /// Reads what is there now (up to `maximumCount` bytes) without waiting: empty when nothing is.
-    ///
-    /// Throws as ``read(maximumCount:)`` does when the device went away or the descriptor is closed.
-    public func readWithoutWaiting(maximumCount: Int = 4096) throws(SerialPortError) -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: max(1, maximumCount))
-        while true {
-            switch attemptRead(into: &buffer) {
-            case .done(let count):
-                buffer.removeLast(buffer.count - count)
-                return buffer
-            case .wait: return []
-            case .retry: continue
-            case .failed(let error): throw error
-            }
+    /// How many received bytes wait to be read (`FIONREAD`); 0 once closed or when the driver cannot say.
+    public func bytesWaiting() -> Int {
+        state.withLockedValue { s in
+            guard !s.closed else { return 0 }
+            var count: Int32 = 0
+            return ioctl(fd, UInt(FIONREAD), &count) == 0 ? Int(max(count, 0)) : 0
         }
     }
 

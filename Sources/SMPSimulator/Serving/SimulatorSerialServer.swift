@@ -141,21 +141,20 @@ public final class SimulatorSerialServer: Sendable {
         var decoder = SerialPacketDecoder(framing: options.framing, maximumPacketSize: limit, operations: [.read, .write])
         var pacer = SerialLinePacer(baudRate: options.baudRate, clock: options.clock)
         let reply: ResponseSink = { response in outbox.yield(response) }
-        var streaming = false
+        // Bytes the line held when the last ones were read: they follow those on the wire.
+        var queuedBehind = 0
         while !Task.isCancelled {
-            var bytes: [UInt8] = []
+            let bytes: [UInt8]
             do {
-                // Bytes already there when the last ones were through follow them on the wire.
-                if streaming { bytes = try descriptor.readWithoutWaiting(maximumCount: pacer.chunkSize) }
-                streaming = !bytes.isEmpty
-                if bytes.isEmpty { bytes = try await descriptor.read(maximumCount: pacer.chunkSize) }
+                bytes = try await descriptor.read(maximumCount: pacer.chunkSize)
             } catch {
                 if case .closed = error { return }
                 logger.notice("serial line \(descriptor.path): \(error)")
                 return
             }
-            await pacer.pass(bytes.count, continuing: streaming)
-            streaming = true
+            let continuing = queuedBehind > 0
+            queuedBehind = descriptor.bytesWaiting()
+            await pacer.pass(bytes.count, continuing: continuing)
             var packets: [[UInt8]] = []
             decoder.append(bytes) { output in
                 switch output {
