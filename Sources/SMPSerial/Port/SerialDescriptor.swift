@@ -145,7 +145,6 @@ public final class SerialDescriptor: Sendable {
         }
     }
 
-    /// Turns a system call's result into what to do next.
     /// One non-blocking read into `buffer`.
     private func attemptRead(into buffer: inout [UInt8]) -> Attempt {
         state.withLockedValue { s -> Attempt in
@@ -155,6 +154,7 @@ public final class SerialDescriptor: Sendable {
         }
     }
 
+    /// Turns a system call's result into what to do next.
     private func classify(_ result: Int, call: String) -> Attempt {
         if result > 0 { return .done(result) }
         if result == 0 { return call == "read" ? .failed(.hangup(path: path)) : .wait }
