@@ -18,13 +18,6 @@ extension SMPClient {
         timer = (task, earliest)
     }
 
-    /// Arms the timer for a request just entered with `deadline`: nothing to do when the timer
-    /// already fires no later (the usual case), without looking through the requests in flight.
-    func armTimer(forNewDeadline deadline: SMPInstant) {
-        if let timer, timer.target <= deadline { return }
-        armTimer()
-    }
-
     private func timersDue() async {
         timer = nil
         let now = clock.now

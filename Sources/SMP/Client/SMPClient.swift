@@ -59,8 +59,6 @@ public actor SMPClient {
     /// Provides the session's own executor when the transport offers none.
     private nonisolated let lane = SMPClientLane()
     let logger: Logger
-    /// Whether `logger` takes trace messages (read once: the per-packet lines are on the hot path).
-    let tracesPackets: Bool
     var reassemblyBufferSize: Int?
     var hasNegotiated = false
     var pending: [UInt8: PendingRequest] = [:]
@@ -99,7 +97,6 @@ public actor SMPClient {
         self.window = self.configuration.maximumInFlight
         self.clock = clock
         self.logger = logger
-        tracesPackets = logger.logLevel <= .trace
     }
 
     /// The transport's executor when it offers one, else the session's own.
@@ -219,16 +216,13 @@ public actor SMPClient {
         let overall = options.deadline.map { now + $0 }
         var firstDeadline = now + timeout
         if let overall { firstDeadline = min(firstDeadline, overall) }
-        var bytes = header.bytes
-        bytes.reserveCapacity(SMPHeader.size + payload.count)
-        bytes.append(contentsOf: payload)
         let entry = PendingRequest(
-            token: token, group: group, command: command, bytes: bytes, timeout: timeout,
+            token: token, group: group, command: command, bytes: header.bytes + payload, timeout: timeout,
             resends: resends, deadline: firstDeadline, overallDeadline: overall, completion: completion
         )
         pending[sequence] = entry
-        armTimer(forNewDeadline: firstDeadline)
-        if tracesPackets { logger.trace("-> \(describe(header))") }
+        armTimer()
+        logger.trace("-> \(describe(header))")
         return (SMPSentRequest(sequence: sequence, token: token), entry.bytes)
     }
 
@@ -350,7 +344,7 @@ public actor SMPClient {
             return
         }
         let header = packet.header
-        if tracesPackets { logger.trace("<- \(describe(header))") }
+        logger.trace("<- \(describe(header))")
         guard header.operation.isResponse else {
             logger.warning("dropping a request from the device: \(describe(header))")
             return

@@ -76,7 +76,12 @@ public final class SerialDescriptor: Sendable {
         var buffer = [UInt8](repeating: 0, count: max(1, maximumCount))
         while true {
             if Task.isCancelled { throw .closed }
-            switch attemptRead(into: &buffer) {
+            let attempt = state.withLockedValue { s -> Attempt in
+                if s.closed { return .failed(.closed) }
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                return classify(count, call: "read")
+            }
+            switch attempt {
             case .done(let count):
                 buffer.removeLast(buffer.count - count)
                 return buffer
@@ -142,15 +147,6 @@ public final class SerialDescriptor: Sendable {
                 return false
             }
             if done { continuation.resume() }
-        }
-    }
-
-    /// One non-blocking read into `buffer`.
-    private func attemptRead(into buffer: inout [UInt8]) -> Attempt {
-        state.withLockedValue { s -> Attempt in
-            if s.closed { return .failed(.closed) }
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            return classify(count, call: "read")
         }
     }
 

@@ -5,9 +5,10 @@ import SMP
 /// Bytes are booked back to back on the wire; ``reserve(_:continuing:)`` says when the last of
 /// them is through, measured on the pacer's clock. Without a baud rate the line is instant.
 ///
-/// Bytes that were already waiting when the previous ones were through continue the stream: they
-/// are booked from the end of those, not from the moment the pacer got to them, so a late wake-up
-/// (a VM wakes 0.2–0.5 ms late) does not slow the modelled line down chunk after chunk.
+/// Bytes that follow others without a pause (waiting behind them, or the rest of one packet)
+/// continue the stream: they are booked from the end of those, not from the moment the pacer got
+/// to them, so a late wake-up (a VM wakes 0.2–0.5 ms late) does not slow the modelled line down
+/// chunk after chunk.
 public struct SerialLinePacer: Sendable {
     /// Bits per byte on an 8N1 line: start bit, 8 data bits, stop bit.
     public static let bitsPerByte = 10

@@ -176,11 +176,15 @@ public final class SimulatorSerialServer: Sendable {
         var pacer = SerialLinePacer(baudRate: options.baudRate, clock: options.clock)
         var noise = options.consoleNoise && options.framing == .console
             ? ConsoleNoise(seed: options.noiseSeed, origin: options.clock.now) : nil
+        // Everything the device sends for one response leaves back to back, as from a UART's
+        // transmit buffer; the next response starts when it is ready.
+        var streaming = false
         func put(_ bytes: [UInt8]) async throws(SerialPortError) {
             var offset = 0
             while offset < bytes.count {
                 let end = min(bytes.count, offset + pacer.chunkSize)
-                await pacer.pass(end - offset, continuing: offset > 0)
+                await pacer.pass(end - offset, continuing: streaming)
+                streaming = true
                 try await descriptor.write(Array(bytes[offset..<end]))
                 offset = end
             }
@@ -189,6 +193,7 @@ public final class SimulatorSerialServer: Sendable {
         do {
             for await response in responses {
                 guard let units = try? encoder.units(for: response) else { continue }
+                streaming = false
                 // A log line before the first response, then before about half of them.
                 if sent == 0 || noise?.chance(50) == true, let line = noise?.line(at: options.clock.now) { try await put(line) }
                 sent += 1
