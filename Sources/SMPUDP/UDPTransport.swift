@@ -12,6 +12,11 @@ import Synchronization
 /// The socket lives on one event loop of `eventLoopGroup`. Once SwiftNIO runs Swift concurrency
 /// on that loop (``runConcurrencyOnOneEventLoopThread()``), the transport offers it as its
 /// ``boundExecutor``: the session then handles each datagram inside the read that received it.
+///
+/// UDP has no link to lose, but the socket can be: SwiftNIO closes it on a send error it cannot
+/// pass over (no route to the device's network — its USB or Wi-Fi interface went away while it
+/// rebooted — or a send the host refuses). The transport then reports
+/// ``SMP/SMPTransportEvent/disconnected(reason:)`` and `connect()` opens a new socket.
 public final class UDPTransport: SMPExecutorBoundTransport {
     /// Zephyr's default SMP UDP port.
     public static let defaultPort = 1337
@@ -67,9 +72,10 @@ public final class UDPTransport: SMPExecutorBoundTransport {
     /// The largest datagram this transport sends (it does not change).
     public var currentMaximumPacketSize: Int { maximumPacketSize }
 
-    /// Resolves the device's address and opens a socket bound to an ephemeral local port.
+    /// Resolves the device's address and opens a socket bound to an ephemeral local port, unless
+    /// the one open is still in use.
     public func connect() async throws(SMPTransportError) {
-        let (isOpen, isClosed) = state.withLock { ($0.channel != nil, $0.closed) }
+        let (isOpen, isClosed) = state.withLock { ($0.channel?.isActive ?? false, $0.closed) }
         if isClosed { throw .closed }
         if isOpen { return }
         let remote: SocketAddress
@@ -79,6 +85,9 @@ public final class UDPTransport: SMPExecutorBoundTransport {
             throw .unreachable("cannot resolve \(host):\(port): \(error)")
         }
         let sink = eventSink
+        let closed: @Sendable (any Channel, String) -> Void = { [weak self] channel, reason in
+            self?.socketClosed(channel, reason: reason)
+        }
         let bindHost = remote.protocol == .inet6 ? "::" : "0.0.0.0"
         let channel: any Channel
         do {
@@ -92,7 +101,7 @@ public final class UDPTransport: SMPExecutorBoundTransport {
                 .channelOption(.maxMessagesPerRead, value: 1)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(DatagramReceiver(remote: remote, sink: sink))
+                        try channel.pipeline.syncOperations.addHandler(DatagramReceiver(remote: remote, sink: sink, closed: closed))
                     }
                 }
                 .bind(host: bindHost, port: 0)
@@ -101,7 +110,7 @@ public final class UDPTransport: SMPExecutorBoundTransport {
             throw .io("cannot open a UDP socket: \(error)")
         }
         let keep = state.withLock { s -> Bool in
-            guard s.channel == nil, !s.closed else { return false }
+            guard !(s.channel?.isActive ?? false), !s.closed else { return false }
             s.channel = channel
             s.remote = remote
             return true
@@ -169,6 +178,24 @@ public final class UDPTransport: SMPExecutorBoundTransport {
         return outcome.value
     }
 
+    /// The socket closed under the transport (called on its loop, from the handler): forget it, so
+    /// that `connect()` opens another, and report the disconnect on the loop's next turn (the close
+    /// may happen inside a send, which must return before the session hears of it). Not reported
+    /// when a newer socket is open by then, or the transport was closed.
+    private func socketClosed(_ channel: any Channel, reason: String) {
+        let current = state.withLock { s -> Bool in
+            guard let open = s.channel, open === channel, !s.closed else { return false }
+            s.channel = nil
+            return true
+        }
+        guard current else { return }
+        let sink = eventSink
+        channel.eventLoop.execute { [weak self] in
+            guard let self, self.state.withLock({ $0.channel == nil && !$0.closed }) else { return }
+            sink.yield(.disconnected(reason: reason))
+        }
+    }
+
     /// Closes the socket and finishes `events`.
     public func close() async {
         let channel = state.withLock { s -> (any Channel)? in
@@ -181,16 +208,19 @@ public final class UDPTransport: SMPExecutorBoundTransport {
     }
 }
 
-/// Passes datagrams from the device's address on as transport events.
+/// Passes datagrams from the device's address on as transport events, and says when the socket
+/// closes.
 private final class DatagramReceiver: ChannelInboundHandler {
     typealias InboundIn = AddressedEnvelope<ByteBuffer>
 
     let remote: SocketAddress
     let sink: SMPTransportEvents.Continuation
+    let closed: @Sendable (any Channel, String) -> Void
 
-    init(remote: SocketAddress, sink: SMPTransportEvents.Continuation) {
+    init(remote: SocketAddress, sink: SMPTransportEvents.Continuation, closed: @escaping @Sendable (any Channel, String) -> Void) {
         self.remote = remote
         self.sink = sink
+        self.closed = closed
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -200,6 +230,13 @@ private final class DatagramReceiver: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // ICMP port-unreachable and similar arrive here; UDP has no link to lose, so keep going.
+        // ICMP port-unreachable and similar arrive here and the socket stays open: keep going.
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        // SwiftNIO closed the socket on an error it does not pass over; the send that hit it
+        // failed with that error.
+        closed(context.channel, "the UDP socket to \(remote) was closed after a send or receive error")
+        context.fireChannelInactive()
     }
 }
