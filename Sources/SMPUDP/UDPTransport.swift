@@ -37,6 +37,7 @@ public final class UDPTransport: SMPExecutorBoundTransport {
 
     private let eventSink: SMPTransportEvents.Continuation
     private let eventLoop: any EventLoop
+    private let resolver: UDPHostResolver
     private let state = Mutex(State())
 
     private struct State {
@@ -49,12 +50,23 @@ public final class UDPTransport: SMPExecutorBoundTransport {
     /// `eventLoopGroup`. `sessionOnEventLoop` says whether the session runs on that loop
     /// (``boundExecutor``); by default it does when Swift concurrency runs there too
     /// (``runConcurrencyOnOneEventLoopThread()`` and the singleton group).
-    public init(
+    public convenience init(
         host: String, port: Int = UDPTransport.defaultPort,
         maximumPacketSize: Int = UDPTransport.defaultMaximumPacketSize,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         sessionOnEventLoop: Bool? = nil
     ) {
+        self.init(
+            host: host, port: port, maximumPacketSize: maximumPacketSize, eventLoopGroup: eventLoopGroup,
+            sessionOnEventLoop: sessionOnEventLoop, resolver: .system)
+    }
+
+    /// Makes a transport that resolves its host with `resolver`.
+    init(
+        host: String, port: Int, maximumPacketSize: Int, eventLoopGroup: any EventLoopGroup, sessionOnEventLoop: Bool?,
+        resolver: UDPHostResolver
+    ) {
+        self.resolver = resolver
         self.host = host
         self.port = port
         self.maximumPacketSize = max(SMPHeader.size + 1, min(maximumPacketSize, 65_507))
@@ -72,15 +84,15 @@ public final class UDPTransport: SMPExecutorBoundTransport {
     /// The largest datagram this transport sends (it does not change).
     public var currentMaximumPacketSize: Int { maximumPacketSize }
 
-    /// Resolves the device's address and opens a socket bound to an ephemeral local port, unless
-    /// the one open is still in use.
+    /// Resolves the device's address (a host name on SwiftNIO's thread pool, not on the event loop) and
+    /// opens a socket bound to an ephemeral local port, unless the one open is still in use.
     public func connect() async throws(SMPTransportError) {
         let (isOpen, isClosed) = state.withLock { ($0.channel?.isActive ?? false, $0.closed) }
         if isClosed { throw .closed }
         if isOpen { return }
         let remote: SocketAddress
         do {
-            remote = try SocketAddress.makeAddressResolvingHost(host, port: port)
+            remote = try await resolver.address(of: host, port: port)
         } catch {
             throw .unreachable("cannot resolve \(host):\(port): \(error)")
         }
