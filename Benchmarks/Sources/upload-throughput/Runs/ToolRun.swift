@@ -41,8 +41,10 @@ struct ToolVariant: Sendable, Hashable {
             if let depth { arguments += ["--pipeline-depth", "\(depth)"] }
             return (try BuiltProducts.require("mcumgr"), arguments)
         case (.mcumgr, .serial(let path, let baud)):
-            // Over serial our packets follow the device's buf_size (less length and CRC).
+            // Told the frame size, as the peers are (and as over UDP); without it our packets follow
+            // the device's buf_size (less length and CRC), read with `mcumgr params` first.
             var arguments = ["--serial", path, "--baud", "\(baud)", "image", "upload", image.path, "--alignment", "4"]
+            if case .bytes(let n) = frame { arguments += ["--mtu", "\(n)"] }
             if let depth { arguments += ["--pipeline-depth", "\(depth)"] }
             return (try BuiltProducts.require("mcumgr"), arguments)
         case (.smpmgr, .udp(let host, let port)):
