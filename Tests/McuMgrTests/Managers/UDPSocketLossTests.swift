@@ -1,3 +1,4 @@
+import McuMgr
 import SMP
 import SMPTestTraits
 import SMPUDP
@@ -36,12 +37,38 @@ struct UDPSocketLossTests {
         }
     }
 
+    @Test("an upload to a host that refuses every send stalls on the kernel's refusal, each try from a new socket")
+    func uploadRetriesOnNewSockets() async throws {
+        let transport = UDPTransport(host: Self.refusedHost, port: 9)
+        try await transport.connect()
+        let client = SMPClient(transport: transport, configuration: .init(timeout: .seconds(60), retries: 0))
+        let configuration = UploadConfiguration(pipelineDepth: 1, maximumFailuresWithoutProgress: 3, readsDeviceBuffers: false)
+        try await guarded(cleanup: { await client.close() }) {
+            do throws(UploadError) {
+                try await ImageManager(client: client).upload(data: [UInt8](repeating: 0x5a, count: 4096), configuration: configuration)
+                Issue.record("the upload went through")
+            } catch {
+                guard case .stalled(let offset, .transport(let last)) = error else {
+                    Issue.record("expected a stall on a transport error, got \(error)")
+                    return
+                }
+                #expect(offset == 0)
+                // The last try reached the kernel again from a new socket; a dead one fails
+                // with SwiftNIO's closed channel instead.
+                let refusal = try #require(await Self.sendFailure(UDPTransport(host: Self.refusedHost, port: 9), connecting: true))
+                #expect("\(last)" == refusal)
+            }
+        }
+    }
+
     /// An SMP echo request (OS group, command 0) with an empty map.
     static let echo: [UInt8] = [0x0a, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0xa0]
 
-    /// What the failed send of an echo said, or nil when it went out.
-    static func sendFailure(_ transport: UDPTransport) async -> String? {
+    /// What the failed send of an echo said, or nil when it went out (after connecting first, when asked).
+    static func sendFailure(_ transport: UDPTransport, connecting: Bool = false) async -> String? {
         do {
+            if connecting { try await transport.connect() }
+            defer { if connecting { Task { await transport.close() } } }
             try await transport.send(echo)
             return nil
         } catch {
