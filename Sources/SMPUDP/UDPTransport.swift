@@ -191,9 +191,11 @@ public final class UDPTransport: SMPExecutorBoundTransport {
     }
 
     /// The socket closed under the transport (called on its loop, from the handler): forget it, so
-    /// that `connect()` opens another, and report the disconnect on the loop's next turn (the close
-    /// may happen inside a send, which must return before the session hears of it). Not reported
-    /// when a newer socket is open by then, or the transport was closed.
+    /// that `connect()` opens another, and report the disconnect on the loop's next turn. SwiftNIO
+    /// closes the socket inside the send that failed; deferred, the disconnect comes after that
+    /// send has ended its request with the kernel's error (which says what went wrong), and still
+    /// before a new socket can be opened on the loop. Not reported for an older socket or after
+    /// `close()`.
     private func socketClosed(_ channel: any Channel, reason: String) {
         let current = state.withLock { s -> Bool in
             guard let open = s.channel, open === channel, !s.closed else { return false }
@@ -202,10 +204,7 @@ public final class UDPTransport: SMPExecutorBoundTransport {
         }
         guard current else { return }
         let sink = eventSink
-        channel.eventLoop.execute { [weak self] in
-            guard let self, self.state.withLock({ $0.channel == nil && !$0.closed }) else { return }
-            sink.yield(.disconnected(reason: reason))
-        }
+        channel.eventLoop.execute { sink.yield(.disconnected(reason: reason)) }
     }
 
     /// Closes the socket and finishes `events`.

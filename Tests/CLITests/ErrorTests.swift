@@ -56,6 +56,15 @@ struct ErrorTests {
         #expect(json.stdout.isEmpty)
     }
 
+    @Test("a send the host refuses exits with 3 and names the kernel's error, not only the socket's closing")
+    func refusedSend() async throws {
+        // The limited broadcast address without SO_BROADCAST: the kernel refuses the send and
+        // SwiftNIO closes the socket; the failed send's own error must reach the user first.
+        let result = try await CLI.mcumgr(["echo", "x", "--udp", "255.255.255.255:9", "--timeout", "5", "--retries", "0"])
+        Expect.failure(result, status: 3, mentioning: "UDP send to")
+        #expect(!result.stderr.contains("was closed after a send or receive error"))
+    }
+
     @Test("a device error exits with 1 and names the error")
     func deviceError() async throws {
         try await withSimulator { sim in

@@ -59,7 +59,10 @@ struct UDPSocketLossTests {
                 if case .disconnected(let reason) = last {
                     #expect(reason.contains("was closed after a send or receive error"))
                 } else {
-                    let refusal = try #require(await Self.sendFailure(UDPTransport(host: Self.refusedHost, port: 9), connecting: true))
+                    let fresh = UDPTransport(host: Self.refusedHost, port: 9)
+                    try await fresh.connect()
+                    let refusal = await Self.sendFailure(fresh)
+                    await fresh.close()
                     #expect("\(last)" == refusal)
                 }
             }
@@ -69,11 +72,9 @@ struct UDPSocketLossTests {
     /// An SMP echo request (OS group, command 0) with an empty map.
     static let echo: [UInt8] = [0x0a, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0xa0]
 
-    /// What the failed send of an echo said, or nil when it went out (after connecting first, when asked).
-    static func sendFailure(_ transport: UDPTransport, connecting: Bool = false) async -> String? {
+    /// What the failed send of an echo said, or nil when it went out.
+    static func sendFailure(_ transport: UDPTransport) async -> String? {
         do {
-            if connecting { try await transport.connect() }
-            defer { if connecting { Task { await transport.close() } } }
             try await transport.send(echo)
             return nil
         } catch {
