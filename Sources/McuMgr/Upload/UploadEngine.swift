@@ -60,7 +60,7 @@ public struct UploadEngine: Sendable {
         var run = UploadRun(engine: self, data: data, meter: UploadProgressMeter(total: data.count, clock: client.clock), progress: progress)
         let result: Result<UploadAcknowledgement, UploadError>
         do throws(UploadError) {
-            result = .success(try await run.execute())
+            result = .success(try await run.execute(on: client))
         } catch {
             result = .failure(error)
         }

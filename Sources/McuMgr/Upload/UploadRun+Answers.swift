@@ -1,7 +1,7 @@
 import SMP
 
 extension UploadRun {
-    mutating func handle(_ outcome: UploadChunkOutcome) async throws(UploadError) {
+    nonisolated(nonsending) mutating func handle(_ outcome: UploadChunkOutcome) async throws(UploadError) {
         switch outcome.result {
         case .success(let ack):
             try accept(ack, for: outcome.chunk)
@@ -78,7 +78,7 @@ extension UploadRun {
         unreported.removeAll(keepingCapacity: true)
     }
 
-    mutating func recover(from error: SMPError, chunk: UploadChunk) async throws(UploadError) {
+    nonisolated(nonsending) mutating func recover(from error: SMPError, chunk: UploadChunk) async throws(UploadError) {
         switch error {
         case .cancelled:
             if Task.isCancelled { throw .cancelled }
@@ -129,7 +129,7 @@ extension UploadRun {
         }
     }
 
-    func backOff() async throws(UploadError) {
+    nonisolated(nonsending) func backOff() async throws(UploadError) {
         let steps = min(failures, 6)
         do {
             try await client.clock.sleep(for: .milliseconds(25 << steps))

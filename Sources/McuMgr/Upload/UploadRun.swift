@@ -82,7 +82,11 @@ struct UploadRun {
         chain = engine.target.client.sendsWithoutSuspending ? UploadChain() : nil
     }
 
-    mutating func execute() async throws(UploadError) -> UploadAcknowledgement {
+    /// Runs the upload to its end on `session`'s executor (the session of ``client``): the
+    /// helpers below inherit it (`nonisolated(nonsending)`), so reading the session's window and
+    /// waiting for the next answer switch no executor. Over a session on its transport's event
+    /// loop, each chunk then costs the loop one task (the answer waking the engine) instead of eight.
+    mutating func execute(on session: isolated SMPClient) async throws(UploadError) -> UploadAcknowledgement {
         try await readChunkSizes()
         let outcomes = SingleConsumerQueue<UploadChunkOutcome>()
         defer { reportProgress() }
@@ -147,7 +151,7 @@ struct UploadRun {
     }
 
     /// Reads the session's packet size (again, after the link came back) and sizes chunks to it.
-    mutating func readChunkSizes() async throws(UploadError) {
+    nonisolated(nonsending) mutating func readChunkSizes() async throws(UploadError) {
         let packetSize = await client.packetLimit()
         sizes = try engine.chunkSizes(totalLength: total, packetSize: packetSize)
         logger.debug("chunks of up to \(sizes.later) bytes in packets of \(packetSize)")
@@ -155,7 +159,7 @@ struct UploadRun {
 
     // MARK: Sending
 
-    mutating func launchChunks(into sink: SingleConsumerQueue<UploadChunkOutcome>) async throws(UploadError) {
+    nonisolated(nonsending) mutating func launchChunks(into sink: SingleConsumerQueue<UploadChunkOutcome>) async throws(UploadError) {
         if needsFirstChunk {
             guard inFlight == 0, !engine.control.isPaused else { return }
             try await launch(UploadChunk(id: nextID, offset: 0, length: min(sizes.first, total), epoch: epoch, isFirst: true), into: sink)
@@ -197,7 +201,7 @@ struct UploadRun {
 
     /// Sends a chunk (in order: the next is sent only once this one is on its way); its answer
     /// arrives on `sink`.
-    mutating func launch(_ chunk: UploadChunk, into sink: SingleConsumerQueue<UploadChunkOutcome>) async throws(UploadError) {
+    nonisolated(nonsending) mutating func launch(_ chunk: UploadChunk, into sink: SingleConsumerQueue<UploadChunkOutcome>) async throws(UploadError) {
         nextID += 1
         let target = engine.target
         let encoded: PreparedChunk

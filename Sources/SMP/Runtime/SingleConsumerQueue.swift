@@ -95,11 +95,13 @@ public final class SingleConsumerQueue<Element: Sendable>: Sendable {
     }
 
     /// The next element, waiting for one; `nil` once finished and drained, or when the calling
-    /// task is cancelled (which finishes the queue). One consumer at a time.
+    /// task is cancelled (which finishes the queue). One consumer at a time. Waits on the caller's
+    /// actor (`isolation`), so a consumer isolated to one switches no executor to read.
     @inlinable
-    public func next() async -> Element? {
+    public func next(isolation: isolated (any Actor)? = #isolation) async -> Element? {
         await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Element?, Never>) in
+            _ = isolation  // captured: the closure then runs on the caller's actor, not the generic executor
+            return await withUnsafeContinuation { (continuation: UnsafeContinuation<Element?, Never>) in
                 // .some(x): ready now (x nil at the end); nil: the consumer now waits.
                 let ready = state.withLockedValue { s -> Element?? in
                     precondition(s.waiter == nil, "SingleConsumerQueue has two consumers")

@@ -40,6 +40,8 @@ struct ChainedUploadTests {
         let chained: Int?
         let chunks: Int?
         let sendsWithoutSuspending: Bool
+        /// For each progress report, whether it ran on the socket's event loop.
+        let progressOnLoop: [Bool]
     }
 
     static func upload(
@@ -55,6 +57,8 @@ struct ChainedUploadTests {
         let lines = LogLines()
         let logger = Logger(label: "upload") { _ in RecordingLogHandler(lines: lines) }
         let image = try UpgradeFixtures.image(size: 96 * 1024)
+        let loop = group.next()
+        let progressOnLoop = Mutex<[Bool]>([])
         do {
             try await transport.connect()
             let target = ImageUploadTarget(client: client, image: 0, sha: Array(SHA256.hash(data: image.bytes)))
@@ -62,7 +66,10 @@ struct ChainedUploadTests {
                 target: target,
                 configuration: UploadConfiguration(pipelineDepth: depth, byteAlignment: 4, chunkTimeout: chunkTimeout, chunkRetries: 3),
                 logger: logger)
-            _ = try await engine.upload(image.bytes)
+            _ = try await engine.upload(image.bytes) { _ in
+                let onLoop = loop.inEventLoop
+                progressOnLoop.withLock { $0.append(onLoop) }
+            }
         } catch {
             await client.close()
             await server.close()
@@ -77,7 +84,7 @@ struct ChainedUploadTests {
         return Outcome(
             intact: Array(contents.prefix(image.bytes.count)) == image.bytes,
             chained: summary.flatMap { Int($0[0]) }, chunks: summary.flatMap { Int($0[2]) },
-            sendsWithoutSuspending: client.sendsWithoutSuspending)
+            sendsWithoutSuspending: client.sendsWithoutSuspending, progressOnLoop: progressOnLoop.withLock { $0 })
     }
 
     @Test("stop-and-wait with the session on the event loop: answers send the next chunks; the image arrives intact")
@@ -92,6 +99,16 @@ struct ChainedUploadTests {
         let chunks = try #require(outcome.chunks)
         #expect(chunks >= 96 * 1024 / 1444)
         #expect(chained > 0 && chained < chunks, "the first chunk goes alone; later ones from the answers")
+    }
+
+    @Test("the engine runs on the session's executor: every progress report comes from the socket's event loop")
+    func engineRunsOnTheSessionExecutor() async throws {
+        // On its own executor the engine would hop off the loop and back for each chunk (the
+        // session's window, the answers' queue): several loop tasks per chunk instead of one.
+        let outcome = try await Self.upload(depth: 2, sessionOnEventLoop: true)
+        #expect(outcome.intact)
+        #expect(!outcome.progressOnLoop.isEmpty)
+        #expect(outcome.progressOnLoop.allSatisfy { $0 })
     }
 
     @Test("pipelined with the session on the event loop: the image arrives intact", arguments: [3, 8])
