@@ -100,9 +100,11 @@ public final class UDPTransport: SMPExecutorBoundTransport {
         let closed: @Sendable (any Channel, String) -> Void = { [weak self] channel, reason in
             self?.socketClosed(channel, reason: reason)
         }
-        let bindHost = remote.protocol == .inet6 ? "::" : "0.0.0.0"
         let channel: any Channel
         do {
+            // The wildcard address as a literal: `bind(host:port:)` would look it up with
+            // getaddrinfo, on the loop (a netlink query and an nscd probe each time).
+            let local = try SocketAddress(ipAddress: remote.protocol == .inet6 ? "::" : "0.0.0.0", port: 0)
             // No SO_REUSEADDR: on Linux, two UDP sockets that both set it can be given the same
             // ephemeral port, and then one receives the other's answers (seen as sessions in
             // parallel tests timing out and resending a write the device had already taken).
@@ -116,7 +118,7 @@ public final class UDPTransport: SMPExecutorBoundTransport {
                         try channel.pipeline.syncOperations.addHandler(DatagramReceiver(remote: remote, sink: sink, closed: closed))
                     }
                 }
-                .bind(host: bindHost, port: 0)
+                .bind(to: local)
                 .get()
         } catch {
             throw .io("cannot open a UDP socket: \(error)")

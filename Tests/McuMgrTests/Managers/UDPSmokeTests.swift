@@ -31,6 +31,29 @@ struct UDPSmokeTests {
         #expect(failure == EADDRINUSE)
     }
 
+    @Test("a device on an IPv6 address answers: the session's socket is bound to the IPv6 wildcard", arguments: ["::1", "127.0.0.1"])
+    func socketFamilyFollowsTheDevice(host: String) async throws {
+        let device = SimulatedDevice(configuration: ManagerHarness.configuration(), logger: ManagerHarness.quietLogger)
+        let server = try await SimulatorUDPServer.start(device: device, host: host, port: 0)
+        let transport = UDPTransport(host: host, port: server.port, maximumPacketSize: 1472)
+        try await transport.connect()
+        let client = SMPClient(transport: transport, configuration: .init(timeout: .seconds(120), retries: 0))
+        let local = transport.localAddress
+        let echoed: String
+        do {
+            echoed = try await DefaultManager(client: client).echo("over \(host)")
+        } catch {
+            await client.close()
+            await server.close()
+            throw error
+        }
+        await client.close()
+        await server.close()
+        #expect(echoed == "over \(host)")
+        #expect(local?.protocol == (host.contains(":") ? .inet6 : .inet))
+        #expect(local?.ipAddress == (host.contains(":") ? "::" : "0.0.0.0"))
+    }
+
     @Test func managersOverUDPAgainstTheSimulator() async throws {
         let device = SimulatedDevice(configuration: ManagerHarness.configuration(), logger: ManagerHarness.quietLogger)
         let server = try await SimulatorUDPServer.start(device: device, host: "127.0.0.1", port: 0)
