@@ -31,40 +31,42 @@ struct UDPSmokeTests {
         #expect(failure == EADDRINUSE)
     }
 
-    @Test("a device on an IPv6 address answers: the session's socket is bound to the IPv6 wildcard", arguments: ["::1", "127.0.0.1"])
-    func socketFamilyFollowsTheDevice(host: String) async throws {
+    /// Serves a simulated device on `host` and runs `body` with a session to it over UDP; closes
+    /// both whatever `body` does.
+    static func withSession<T>(
+        host: String, _ body: (SimulatedDevice, SMPClient, UDPTransport) async throws -> T
+    ) async throws -> T {
         let device = SimulatedDevice(configuration: ManagerHarness.configuration(), logger: ManagerHarness.quietLogger)
         let server = try await SimulatorUDPServer.start(device: device, host: host, port: 0)
+        #expect(server.port != 0)
         let transport = UDPTransport(host: host, port: server.port, maximumPacketSize: 1472)
-        try await transport.connect()
+        // Loopback UDP loses nothing: no resends, which a slow answer under parallel tests would
+        // turn into duplicate writes; the timeout only bounds a hung test.
         let client = SMPClient(transport: transport, configuration: .init(timeout: .seconds(120), retries: 0))
-        let local = transport.localAddress
-        let echoed: String
+        let result: Result<T, any Error>
         do {
-            echoed = try await DefaultManager(client: client).echo("over \(host)")
+            try await transport.connect()
+            result = .success(try await body(device, client, transport))
         } catch {
-            await client.close()
-            await server.close()
-            throw error
+            result = .failure(error)
         }
         await client.close()
         await server.close()
+        return try result.get()
+    }
+
+    @Test("a device on an IPv6 address answers: the session's socket is bound to the IPv6 wildcard", arguments: ["::1", "127.0.0.1"])
+    func socketFamilyFollowsTheDevice(host: String) async throws {
+        let (echoed, local) = try await Self.withSession(host: host) { _, client, transport in
+            (try await DefaultManager(client: client).echo("over \(host)"), transport.localAddress)
+        }
         #expect(echoed == "over \(host)")
         #expect(local?.protocol == (host.contains(":") ? .inet6 : .inet))
         #expect(local?.ipAddress == (host.contains(":") ? "::" : "0.0.0.0"))
     }
 
     @Test func managersOverUDPAgainstTheSimulator() async throws {
-        let device = SimulatedDevice(configuration: ManagerHarness.configuration(), logger: ManagerHarness.quietLogger)
-        let server = try await SimulatorUDPServer.start(device: device, host: "127.0.0.1", port: 0)
-        #expect(server.port != 0)
-        let transport = UDPTransport(host: "127.0.0.1", port: server.port, maximumPacketSize: 1472)
-        try await transport.connect()
-        // Loopback UDP loses nothing: no resends, which a slow answer under parallel tests would
-        // turn into duplicate writes; the timeout only bounds a hung test.
-        let client = SMPClient(transport: transport, configuration: .init(timeout: .seconds(120), retries: 0))
-
-        do {
+        try await Self.withSession(host: "127.0.0.1") { device, client, _ in
             let os = DefaultManager(client: client)
             #expect(try await os.echo("over udp") == "over udp")
             #expect(try await os.parameters() == McuMgrParameters(bufferSize: 2048, bufferCount: 4))
@@ -82,12 +84,6 @@ struct UDPSmokeTests {
 
             #expect(try await ShellManager(client: client).execute(["echo", "hi"]).output == "hi\n")
             #expect(try await EnumerationManager(client: client).count() > 5)
-        } catch {
-            await client.close()
-            await server.close()
-            throw error
         }
-        await client.close()
-        await server.close()
     }
 }
