@@ -197,7 +197,9 @@ private final class CBORItemBuilder {
     }
 
     func string(_ data: UnsafePointer<UInt8>?, _ length: Int, isText: Bool) {
-        let bytes = length == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: length))
+        // Read in place: a text string is validated straight from libcbor's buffer (a short key
+        // then needs no allocation at all); only a byte string is copied, into its value.
+        let bytes = UnsafeBufferPointer(start: length == 0 ? nil : data, count: length)
         switch stack.last {
         case .byteChunks(var chunks) where !isText:
             stack.removeLast()
@@ -215,7 +217,7 @@ private final class CBORItemBuilder {
                 }
                 emit(.text(text))
             } else {
-                emit(.bytes(bytes))
+                emit(.bytes(Array(bytes)))
             }
         }
     }

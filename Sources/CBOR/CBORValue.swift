@@ -3,8 +3,10 @@ import Hex
 /// One CBOR data item (RFC 8949), covering every major type.
 ///
 /// Indefinite-length strings, arrays and maps decode to their definite equivalents:
-/// the value model does not keep how an item was framed, only what it is.
-public indirect enum CBORValue: Sendable {
+/// the value model does not keep how an item was framed, only what it is. Only ``tagged(_:_:)``
+/// holds its item in a box of its own (arrays and maps keep theirs in their storage): a scalar,
+/// string or byte string costs no allocation beyond its own contents.
+public enum CBORValue: Sendable {
     /// Major type 0: an unsigned integer up to 2^64 − 1.
     case unsigned(UInt64)
     /// Major type 1: the integer −1 − `n`, so every negative down to −2^64 fits.
@@ -18,7 +20,7 @@ public indirect enum CBORValue: Sendable {
     /// Major type 5: a map, with its entries in wire order.
     case map([(key: CBORValue, value: CBORValue)])
     /// Major type 6: a tagged item.
-    case tagged(UInt64, CBORValue)
+    indirect case tagged(UInt64, CBORValue)
     /// Simple values `false` and `true`.
     case bool(Bool)
     /// The simple value `null`.
@@ -50,7 +52,12 @@ extension CBORValue {
     /// Makes a map from string keys, in the order given, leaving out the keys whose value is `nil`
     /// (a message's optional fields).
     public static func textMap(omittingNil entries: KeyValuePairs<String, CBORValue?>) -> CBORValue {
-        .map(entries.compactMap { entry in entry.value.map { (key: CBORValue.text(entry.key), value: $0) } })
+        var kept: [(key: CBORValue, value: CBORValue)] = []
+        kept.reserveCapacity(entries.count)
+        for entry in entries {
+            if let value = entry.value { kept.append((key: .text(entry.key), value: value)) }
+        }
+        return .map(kept)
     }
 
     /// The value as an `Int`, when it is an integer that fits.

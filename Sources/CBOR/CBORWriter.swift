@@ -19,9 +19,22 @@ public struct CBORWriter: Sendable {
     /// Encodes one item.
     public func encode(_ value: CBORValue) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(64)
+        out.reserveCapacity(Self.capacityHint(value))
         append(value, to: &out)
         return out
+    }
+
+    /// At least the encoded size of `value` (9 bytes per head, the longest there is), so that
+    /// ``encode(_:)`` allocates its output once.
+    static func capacityHint(_ value: CBORValue) -> Int {
+        switch value {
+        case .bytes(let b): return 9 + b.count
+        case .text(let s): return 9 + s.utf8.count
+        case .array(let items): return items.reduce(9) { $0 + capacityHint($1) }
+        case .map(let entries): return entries.reduce(9) { $0 + capacityHint($1.key) + capacityHint($1.value) }
+        case .tagged(_, let inner): return 9 + capacityHint(inner)
+        default: return 9
+        }
     }
 
     /// Appends the encoding of `value` to `out`.
@@ -79,7 +92,7 @@ public struct CBORWriter: Sendable {
         } else {
             head(&out) { cbor_encode_map_start(entries.count, $0, $1) }
         }
-        for entry in sortsMapKeys && entries.count > 1 ? canonicalOrder(entries) : entries {
+        for entry in sortsMapKeys && entries.count > 1 && !Self.isCanonicallyOrdered(entries) ? canonicalOrder(entries) : entries {
             append(entry.key, to: &out)
             append(entry.value, to: &out)
         }
@@ -100,11 +113,24 @@ public struct CBORWriter: Sendable {
                 a.key.count != b.key.count ? a.key.count < b.key.count : a.key.lexicographicallyPrecedes(b.key)
             }.map(\.entry)
         }
-        return entries.sorted { a, b in
-            guard case .text(let x) = a.key, case .text(let y) = b.key else { return false }
-            let (xCount, yCount) = (x.utf8.count, y.utf8.count)
-            return xCount != yCount ? xCount < yCount : x.utf8.lexicographicallyPrecedes(y.utf8)
+        return entries.sorted { a, b in Self.textKeyPrecedes(a.key, b.key) }
+    }
+
+    /// Whether every key is text and each precedes the next in canonical order (a request map
+    /// built in that order, as upload chunks are, is then written without sorting a copy).
+    private static func isCanonicallyOrdered(_ entries: [(key: CBORValue, value: CBORValue)]) -> Bool {
+        guard case .text = entries[0].key else { return false }
+        for index in 1..<entries.count {
+            guard case .text = entries[index].key, textKeyPrecedes(entries[index - 1].key, entries[index].key) else { return false }
         }
+        return true
+    }
+
+    /// Canonical order of two text keys: shorter first, then by their UTF-8 bytes (false unless both are text).
+    private static func textKeyPrecedes(_ a: CBORValue, _ b: CBORValue) -> Bool {
+        guard case .text(let x) = a, case .text(let y) = b else { return false }
+        let (xCount, yCount) = (x.utf8.count, y.utf8.count)
+        return xCount != yCount ? xCount < yCount : x.utf8.lexicographicallyPrecedes(y.utf8)
     }
 
     private func appendFloat(_ d: Double, to out: inout [UInt8]) {

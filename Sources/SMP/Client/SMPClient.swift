@@ -217,7 +217,7 @@ public actor SMPClient {
         var firstDeadline = now + timeout
         if let overall { firstDeadline = min(firstDeadline, overall) }
         let entry = PendingRequest(
-            token: token, group: group, command: command, bytes: header.bytes + payload, timeout: timeout,
+            token: token, group: group, command: command, bytes: header.packet(payload: payload), timeout: timeout,
             resends: resends, deadline: firstDeadline, overallDeadline: overall, completion: completion
         )
         pending[sequence] = entry

@@ -61,26 +61,51 @@ public struct SMPHeader: Sendable, Hashable {
     /// Reads a header from the first 8 bytes of `bytes`.
     public init(decoding bytes: some Collection<UInt8>) throws(SMPFramingError) {
         guard bytes.count >= SMPHeader.size else { throw .shortHeader(count: bytes.count) }
-        let b = Array(bytes.prefix(SMPHeader.size))
-        let versionBits = (b[0] >> 3) & 0x03
+        // In place when the bytes are contiguous (an array, a slice of one): no copy of the packet.
+        let b = bytes.withContiguousStorageIfAvailable(Self.firstEight)
+            ?? Array(bytes.prefix(SMPHeader.size)).withUnsafeBufferPointer(Self.firstEight)
+        let versionBits = (b.0 >> 3) & 0x03
         guard let version = SMPVersion(rawValue: versionBits) else { throw .unsupportedVersion(versionBits) }
-        let opBits = b[0] & 0x07
+        let opBits = b.0 & 0x07
         guard let operation = SMPOperation(rawValue: opBits) else { throw .unknownOperation(opBits) }
         self.init(
-            version: version, operation: operation, flags: b[1],
-            length: UInt16(b[2]) << 8 | UInt16(b[3]),
-            group: UInt16(b[4]) << 8 | UInt16(b[5]),
-            sequence: b[6], command: b[7]
+            version: version, operation: operation, flags: b.1,
+            length: UInt16(b.2) << 8 | UInt16(b.3),
+            group: UInt16(b.4) << 8 | UInt16(b.5),
+            sequence: b.6, command: b.7
         )
+    }
+
+    private static func firstEight(_ p: UnsafeBufferPointer<UInt8>) -> (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) {
+        (p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7])
     }
 
     /// The 8 bytes of this header.
     public var bytes: [UInt8] {
-        [
-            version.rawValue << 3 | operation.rawValue, flags,
-            UInt8(length >> 8), UInt8(length & 0xff),
-            UInt8(group >> 8), UInt8(group & 0xff),
-            sequence, command,
-        ]
+        var out: [UInt8] = []
+        out.reserveCapacity(SMPHeader.size)
+        append(to: &out)
+        return out
+    }
+
+    /// This header followed by `payload`, built in one allocation.
+    public func packet(payload: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(SMPHeader.size + payload.count)
+        append(to: &out)
+        out.append(contentsOf: payload)
+        return out
+    }
+
+    /// Appends the 8 bytes of this header to `out` (a packet built in one buffer).
+    public func append(to out: inout [UInt8]) {
+        out.append(version.rawValue << 3 | operation.rawValue)
+        out.append(flags)
+        out.append(UInt8(length >> 8))
+        out.append(UInt8(length & 0xff))
+        out.append(UInt8(group >> 8))
+        out.append(UInt8(group & 0xff))
+        out.append(sequence)
+        out.append(command)
     }
 }

@@ -51,7 +51,7 @@ public struct SMPPacket: Sendable, Hashable {
     }
 
     /// The packet on the wire: header then payload.
-    public var bytes: [UInt8] { header.bytes + payload }
+    public var bytes: [UInt8] { header.packet(payload: payload) }
 
     /// The payload parsed as CBOR (an empty payload reads as an empty map).
     public func decodedPayload(reader: CBORReader = CBORReader()) throws(CBORDecodingError) -> CBORValue {
