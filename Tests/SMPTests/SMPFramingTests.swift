@@ -168,6 +168,16 @@ struct SMPFramingTests {
         #expect(header.command == 0x3f)
     }
 
+    @Test("a header reads alike from an array, a slice further in, and bytes that are not contiguous")
+    func headerFromAnyCollection() throws {
+        let bytes = HexText.bytes("ff ff 0b 5a ff 01 01 02 ff 3f 99")
+        let expected = SMPHeader(version: .v2, operation: .writeResponse, flags: 0x5a, length: 0xff01, group: 0x0102, sequence: 0xff, command: 0x3f)
+        #expect(try SMPHeader(decoding: Array(bytes[2...])) == expected)
+        #expect(try SMPHeader(decoding: bytes[2...]) == expected)
+        #expect(try SMPHeader(decoding: bytes.dropFirst(2).lazy.map { $0 }) == expected)
+        #expect(throws: SMPFramingError.shortHeader(count: 7)) { try SMPHeader(decoding: bytes[2..<9].lazy.map { $0 }) }
+    }
+
     @Test("the reserved bits 7-5 of byte 0 are ignored on receive, as Zephyr does")
     func reservedBitsIgnored() throws {
         let header = try SMPHeader(decoding: HexText.bytes("eb 00 00 00 00 00 00 00"))
