@@ -92,7 +92,7 @@ public struct CBORWriter: Sendable {
         } else {
             head(&out) { cbor_encode_map_start(entries.count, $0, $1) }
         }
-        for entry in sortsMapKeys && entries.count > 1 && !Self.isCanonicallyOrdered(entries) ? canonicalOrder(entries) : entries {
+        for entry in sortsMapKeys && entries.count > 1 ? canonicalOrder(entries) : entries {
             append(entry.key, to: &out)
             append(entry.value, to: &out)
         }
@@ -104,7 +104,9 @@ public struct CBORWriter: Sendable {
     /// The entries sorted by their encoded keys, shortest first, then bytewise. Text keys (all of
     /// SMP's) are compared without encoding them: a text key's encoding is its length head, which
     /// grows with the length, then its UTF-8 bytes, so shorter keys come first and keys of one
-    /// length compare by their bytes. Other keys are encoded to be compared.
+    /// length compare by their bytes; entries already in that order (a request map built so, as
+    /// upload chunks are) are returned as they are, without a sorted copy. Other keys are encoded
+    /// to be compared.
     private func canonicalOrder(_ entries: [(key: CBORValue, value: CBORValue)]) -> [(key: CBORValue, value: CBORValue)] {
         let allText = entries.allSatisfy { if case .text = $0.key { true } else { false } }
         guard allText else {
@@ -113,17 +115,8 @@ public struct CBORWriter: Sendable {
                 a.key.count != b.key.count ? a.key.count < b.key.count : a.key.lexicographicallyPrecedes(b.key)
             }.map(\.entry)
         }
+        if zip(entries, entries.dropFirst()).allSatisfy({ Self.textKeyPrecedes($0.key, $1.key) }) { return entries }
         return entries.sorted { a, b in Self.textKeyPrecedes(a.key, b.key) }
-    }
-
-    /// Whether every key is text and each precedes the next in canonical order (a request map
-    /// built in that order, as upload chunks are, is then written without sorting a copy).
-    private static func isCanonicallyOrdered(_ entries: [(key: CBORValue, value: CBORValue)]) -> Bool {
-        guard case .text = entries[0].key else { return false }
-        for index in 1..<entries.count {
-            guard case .text = entries[index].key, textKeyPrecedes(entries[index - 1].key, entries[index].key) else { return false }
-        }
-        return true
     }
 
     /// Canonical order of two text keys: shorter first, then by their UTF-8 bytes (false unless both are text).

@@ -128,7 +128,7 @@ public actor ScriptedDevice {
         var header = request
         header.operation = request.operation.response
         header.length = UInt16(body.count)
-        return header.bytes + body
+        return header.packet(payload: body)
     }
 
     /// Waits until at least `count` requests arrived, at most `limit` on the device's clock.

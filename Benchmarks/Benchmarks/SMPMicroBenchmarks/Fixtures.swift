@@ -27,7 +27,7 @@ enum Fixtures {
     static let uploadResponse: [UInt8] = {
         let payload = CBORWriter().encode(.textMap(["off": .int(200_000)]))
         let header = SMPHeader(version: .v2, operation: .writeResponse, length: UInt16(payload.count), group: 1, sequence: 42, command: 1)
-        return header.bytes + payload
+        return header.packet(payload: payload)
     }()
 
     /// Responses as a device sends them: `count` upload answers back to back.

@@ -29,7 +29,7 @@ let benchmarks: @Sendable () -> Void = {
             let header = SMPHeader(
                 version: .v2, operation: request.operation, length: UInt16(payload.count), group: request.group.rawValue,
                 sequence: UInt8(i & 0xff), command: request.command)
-            blackHole(header.bytes + payload)
+            blackHole(header.packet(payload: payload))
         }
     }
 
@@ -119,7 +119,7 @@ actor RoundTripSession {
                 let response = SMPHeader(
                     version: header.version, operation: header.operation.response, length: UInt16(answer.count), group: header.group,
                     sequence: header.sequence, command: header.command)
-                device.respond(response.bytes + answer)
+                device.respond(response.packet(payload: answer))
             }
         }
     }

@@ -97,8 +97,8 @@ public struct SMPHeader: Sendable, Hashable {
         return out
     }
 
-    /// Appends the 8 bytes of this header to `out` (a packet built in one buffer).
-    public func append(to out: inout [UInt8]) {
+    /// Appends the 8 bytes of this header to `out`.
+    private func append(to out: inout [UInt8]) {
         out.append(version.rawValue << 3 | operation.rawValue)
         out.append(flags)
         out.append(UInt8(length >> 8))
