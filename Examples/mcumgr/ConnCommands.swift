@@ -16,6 +16,7 @@ extension MCUmgr.Conn {
     /// `mcumgr conn add NAME (--udp HOST[:PORT] | type=udp connstring=HOST:PORT | --sim | --ble ADDRESS)`.
     struct Add: AsyncParsableCommand, DeviceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Save a connection profile.",
             discussion: """
                 Give the connection as options (--udp 192.0.2.1:1337, --sim, --ble ADDRESS) or in Go mcumgr's \
@@ -73,7 +74,7 @@ extension MCUmgr.Conn {
 
     /// `mcumgr conn show [NAME]`.
     struct Show: AsyncParsableCommand, DeviceCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the saved connection profiles.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the saved connection profiles.")
 
         @Argument(help: "Show only this profile.")
         var name: String?
@@ -99,7 +100,7 @@ extension MCUmgr.Conn {
 
     /// `mcumgr conn remove NAME` (Go: `conn delete`).
     struct Remove: AsyncParsableCommand, DeviceCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a connection profile.", aliases: ["delete"])
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Delete a connection profile.", aliases: ["delete"])
 
         @Argument(help: "The profile's name.")
         var name: String
