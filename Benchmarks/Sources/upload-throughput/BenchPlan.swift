@@ -16,6 +16,8 @@ struct BenchPlan: Sendable {
     }
 
     var runs: Int
+    /// Runs of a side-by-side row whose whole command is short (``BenchRunner/shortCommandSeconds``).
+    var shortRuns: Int
     var engineRows: [EngineRow] = []
     var toolRows: [ToolRow] = []
     var drawsPlot: Bool
@@ -25,6 +27,7 @@ struct BenchPlan: Sendable {
 
     init(_ options: UploadThroughput) {
         runs = max(1, options.runs)
+        shortRuns = max(runs, options.shortRuns)
         drawsPlot = options.plot
         let buffers = DeviceBuffers(size: options.bufSize, count: options.bufCount)
         if options.links.contains("udp") {
@@ -137,6 +140,7 @@ struct BenchPlan: Sendable {
 
     private init(runs: Int, drawsPlot: Bool) {
         self.runs = runs
+        self.shortRuns = runs
         self.drawsPlot = drawsPlot
     }
 }

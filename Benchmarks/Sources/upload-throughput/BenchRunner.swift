@@ -5,6 +5,10 @@ import Foundation
 struct BenchRunner {
     /// Tool rows whose first run takes longer than this many seconds are not repeated.
     static let singleRunSeconds = 20.0
+    /// Tool rows whose median whole command takes less than this many seconds get runs up to
+    /// `plan.shortRuns`: three runs of a command this short are three draws of start-up and
+    /// scheduling noise (which core each process wakes on), not a measurement of the client.
+    static let shortCommandSeconds = 1.0
 
     let plan: BenchPlan
     let output: URL
@@ -63,21 +67,21 @@ struct BenchRunner {
                 }
             }
             for (offset, row) in plan.toolRows.enumerated() where rows[engineCount + offset].failure == nil {
-                let index = engineCount + offset
                 // A whole command that took longer than `singleRunSeconds` is measured once: its
                 // spread is small against its length, and repeating it would cost minutes.
-                if let first = rows[index].samples.first, first.wallSeconds > Self.singleRunSeconds { continue }
-                let label = "[\(run)/\(plan.runs)] \(row.variant.label) \(row.link.label) depth \(rows[index].depthLabel)"
-                do {
-                    guard let sample = try await row.variant.upload(images[row.imageKiB]!, on: row.link) else {
-                        rows[index].failure = "cannot reach \(row.link.label)"
-                        continue
-                    }
-                    rows[index].samples.append(sample)
-                    print("\(label): \(TextFormat.rate(sample.bytesPerSecond)), \(TextFormat.fixed(sample.wallSeconds, 2)) s, CPU \(TextFormat.fixed(sample.cpuSeconds, 3)) s")
-                } catch {
-                    rows[index].failure = "\(error)"
-                    print("\(label): FAILED \(error)")
+                if let first = rows[engineCount + offset].samples.first, first.wallSeconds > Self.singleRunSeconds { continue }
+                await measure(row, at: engineCount + offset, images: images, label: "[\(run)/\(plan.runs)]")
+            }
+        }
+        // Short commands: more runs, still round-robin over every such row.
+        let short = plan.toolRows.indices.filter { offset in
+            let row = rows[engineCount + offset]
+            return row.failure == nil && (row.wallSeconds ?? .infinity) < Self.shortCommandSeconds
+        }
+        if plan.shortRuns > plan.runs, !short.isEmpty {
+            for run in (plan.runs + 1)...plan.shortRuns {
+                for offset in short where rows[engineCount + offset].failure == nil {
+                    await measure(plan.toolRows[offset], at: engineCount + offset, images: images, label: "[\(run)/\(plan.shortRuns)]")
                 }
             }
         }
@@ -85,7 +89,7 @@ struct BenchRunner {
         let elapsed = started.duration(to: .now).seconds
         print("measured in \(TextFormat.fixed(elapsed, 0)) s; load \(machine.loadAfter)")
 
-        let report = Report(rows: rows, machine: machine, runs: plan.runs, elapsedSeconds: elapsed)
+        let report = Report(rows: rows, machine: machine, runs: plan.runs, shortRuns: plan.shortRuns, elapsedSeconds: elapsed)
         let checks = Checks(rows: rows).evaluate()
         try report.markdown(checks: checks).write(to: output.appendingPathComponent("results.md"), atomically: true, encoding: .utf8)
         try report.csv().write(to: output.appendingPathComponent("results.csv"), atomically: true, encoding: .utf8)
@@ -103,6 +107,24 @@ struct BenchRunner {
         print(report.markdown(checks: checks))
         if rows.contains(where: { $0.failure != nil }) {
             throw BenchError("some rows failed (see above)")
+        }
+    }
+}
+
+extension BenchRunner {
+    /// Runs one tool row once and records its sample (or its failure).
+    mutating func measure(_ row: BenchPlan.ToolRow, at index: Int, images: [Int: TestImage], label prefix: String) async {
+        let label = "\(prefix) \(row.variant.label) \(row.link.label) depth \(rows[index].depthLabel)"
+        do {
+            guard let sample = try await row.variant.upload(images[row.imageKiB]!, on: row.link) else {
+                rows[index].failure = "cannot reach \(row.link.label)"
+                return
+            }
+            rows[index].samples.append(sample)
+            print("\(label): \(TextFormat.rate(sample.bytesPerSecond)), \(TextFormat.fixed(sample.wallSeconds, 2)) s, CPU \(TextFormat.fixed(sample.cpuSeconds, 3)) s")
+        } catch {
+            rows[index].failure = "\(error)"
+            print("\(label): FAILED \(error)")
         }
     }
 }

@@ -34,6 +34,9 @@ struct UploadThroughput: AsyncParsableCommand {
     @Option(help: "Runs per row; tables show the median.")
     var runs = 3
 
+    @Option(help: "Runs of a side-by-side row whose whole command takes under a second (start-up and scheduling noise dominate such a command).")
+    var shortRuns = 11
+
     @Option(parsing: .upToNextOption, help: "Links to measure: udp, serial, ble.")
     var links: [String] = ["udp", "ble", "serial"]
 

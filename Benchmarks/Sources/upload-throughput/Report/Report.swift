@@ -3,13 +3,15 @@ struct Report {
     let rows: [ResultRow]
     let machine: MachineInfo
     let runs: Int
+    /// Runs of a side-by-side row whose whole command is short.
+    let shortRuns: Int
     let elapsedSeconds: Double
 
     func markdown(checks: [Check]) -> String {
         var out: [String] = []
         out.append("# Upload throughput")
         out.append("")
-        out.append("Measured \(machine.date) on \(machine.host): \(machine.cpu), \(machine.cores) cores; load average \(machine.loadBefore) before, \(machine.loadAfter) after (1/5/15 min). Median of \(runs) run\(runs == 1 ? "" : "s") per row (a whole command that took over \(TextFormat.number(BenchRunner.singleRunSeconds)) s runs once), \(TextFormat.fixed(elapsedSeconds, 0)) s in all.")
+        out.append("Measured \(machine.date) on \(machine.host): \(machine.cpu), \(machine.cores) cores; load average \(machine.loadBefore) before, \(machine.loadAfter) after (1/5/15 min). Median of \(runs) run\(runs == 1 ? "" : "s") per row (a whole command that took over \(TextFormat.number(BenchRunner.singleRunSeconds)) s runs once\(shortRuns > runs ? ", one that took under \(TextFormat.number(BenchRunner.shortCommandSeconds)) s \(shortRuns) times" : "")), \(TextFormat.fixed(elapsedSeconds, 0)) s in all.")
         out.append("")
         out += engineTable()
         out += toolTables()
