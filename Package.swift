@@ -31,7 +31,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // DER of RSA keys, checked before BoringSSL parses them (see Sources/McuBoot/RSAPublicKeyDER.swift).
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -58,6 +58,12 @@ let package = Package(
         // CBOR on libcbor.
         .target(name: "CBOR", dependencies: ["CCBOR", "Hex"], swiftSettings: strict),
 
+        // Threads of their own for polling loops and blocking calls (pthreads, not Foundation's
+        // Thread: the CLI loads no Foundation).
+        .target(name: "POSIXThreads", dependencies: ["CThreadName"], swiftSettings: strict),
+        // pthread_setname_np, which Swift's Glibc module hides (_GNU_SOURCE).
+        .target(name: "CThreadName"),
+
         // SMP framing, errors, transports protocol and the client session.
         .target(
             name: "SMP",
@@ -69,8 +75,9 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // In-memory parts for tests and the in-process simulator: loopback transport, virtual
-        // time (a serial executor and a clock that advances when it is idle), seeded randomness.
+        // What tests share: virtual time (a serial executor and a clock that advances when it is
+        // idle), scripted devices, child processes (simulator, peers, bumble). Not linked into the
+        // CLI (it needs full Foundation: Process, Thread).
         .target(
             name: "SMPTestSupport",
             dependencies: ["SMP", "Hex", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
@@ -84,7 +91,7 @@ let package = Package(
         .target(
             name: "GATT",
             dependencies: [
-                .product(name: "Logging", package: "swift-log"), .product(name: "DequeModule", package: "swift-collections"),
+                "POSIXThreads", .product(name: "Logging", package: "swift-log"), .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strict
@@ -93,7 +100,7 @@ let package = Package(
         // SMP over GATT, and the BlueZ kernel-socket path to real adapters (L2CAP LE, HCI scanning).
         .target(
             name: "SMPBLE",
-            dependencies: ["SMP", "GATT", "BLEHost", "CBlueZ", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SMP", "GATT", "BLEHost", "CBlueZ", "POSIXThreads", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
 
@@ -103,7 +110,7 @@ let package = Package(
         .target(
             name: "BLEHost",
             dependencies: [
-                "GATT", "CBlueZ", .product(name: "Logging", package: "swift-log"),
+                "GATT", "CBlueZ", "POSIXThreads", .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
@@ -127,7 +134,7 @@ let package = Package(
         // the descriptor's state, shared with its polling thread (see SerialDescriptor).
         .target(
             name: "SMPSerial",
-            dependencies: ["SMP", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: ["SMP", "POSIXThreads", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
 
@@ -162,7 +169,7 @@ let package = Package(
         .target(
             name: "SMPSimulator",
             dependencies: [
-                "SMP", "CBOR", "SMPTestSupport", "SMPSerial", "CPseudoTerminal", "GATT",
+                "SMP", "CBOR", "SMPSerial", "CPseudoTerminal", "GATT",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -176,7 +183,7 @@ let package = Package(
         .target(
             name: "McuMgrTools",
             dependencies: [
-                "McuMgr", "SMPSerial", "SMP", "SMPUDP", "SMPBLE", "BLEHost", "GATT", "SMPSimulator", "SMPTestSupport", "McuBoot", "Hex",
+                "McuMgr", "SMPSerial", "SMP", "SMPUDP", "SMPBLE", "BLEHost", "GATT", "SMPSimulator", "McuBoot", "Hex",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -216,6 +223,7 @@ let package = Package(
         ),
 
         // Tests.
+        .testTarget(name: "POSIXThreadsTests", dependencies: ["POSIXThreads"], swiftSettings: strict),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "SMPTestSupport", "SMPTestTraits"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "SMPTests",
@@ -295,7 +303,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["SMPSimulator", "McuBoot", "SMPTestSupport"],
+            dependencies: ["SMPSimulator", "McuBoot", "SMP", "SMPTestSupport"],
             swiftSettings: strict
         ),
     ]

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import McuMgr
 import McuMgrFleet
 import McuMgrTools
@@ -124,7 +128,7 @@ extension MCUmgr {
             do {
                 try Data((try JSONOutput.encode(report) + "\n").utf8).write(to: URL(fileURLWithPath: reportPath), options: .atomic)
             } catch {
-                throw CommandFailure(.input, "cannot write the report to \(reportPath): \(error.localizedDescription)")
+                throw CommandFailure(.input, "cannot write the report to \(reportPath): \(FileErrorReason.text(error))")
             }
         }
     }

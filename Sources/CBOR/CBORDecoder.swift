@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Decodes `Decodable` values from CBOR: maps with text keys become structs (unknown keys are
 /// ignored), byte strings become `Data`, and a `CBORValue` property receives the item as it is.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Encodes `Encodable` values as CBOR: structs become maps with text keys, `Data` becomes a
 /// byte string, `nil` optionals are left out, and a `CBORValue` is written as it is.

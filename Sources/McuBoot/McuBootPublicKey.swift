@@ -32,7 +32,7 @@ public struct McuBootPublicKey: Sendable, Hashable {
         switch key.keySizeInBits {
         case 2048: algorithm = .rsa2048
         case 3072: algorithm = .rsa3072
-        case let bits: throw .invalidKey("an RSA key of \(bits) bits cannot verify MCUboot images (RSA-2048 and RSA-3072 only)")
+        case let bits: throw Self.unsupportedRSAKey(bits: bits)
         }
         rawRepresentation = Array(key.pkcs1DERRepresentation)
         subjectPublicKeyInfo = Array(key.derRepresentation)
@@ -71,12 +71,27 @@ public struct McuBootPublicKey: Sendable, Hashable {
     /// The swift-crypto RSA key of a PKCS#1 or SubjectPublicKeyInfo DER (any size; callers check it).
     /// The DER is checked with SwiftASN1 first (see `RSAPublicKeyDER`).
     static func rsaKey(_ der: [UInt8]) throws(McuBootError) -> _RSA.Signing.PublicKey {
-        guard let (modulus, exponent) = RSAPublicKeyDER.components(der),
-              let key = try? _RSA.Signing.PublicKey(n: modulus, e: exponent)
-        else {
+        guard let (modulus, exponent) = RSAPublicKeyDER.components(der) else {
+            throw .invalidKey("the bytes are not an RSA public key (PKCS#1 or SubjectPublicKeyInfo DER)")
+        }
+        // swift-crypto refuses keys under 2048 bits without saying why: say it first.
+        let bits = Self.bitLength(modulus)
+        guard bits == 2048 || bits == 3072 else { throw Self.unsupportedRSAKey(bits: bits) }
+        guard let key = try? _RSA.Signing.PublicKey(n: modulus, e: exponent) else {
             throw .invalidKey("the bytes are not an RSA public key (PKCS#1 or SubjectPublicKeyInfo DER)")
         }
         return key
+    }
+
+    /// The refusal of an RSA key of a size MCUboot does not verify.
+    static func unsupportedRSAKey(bits: Int) -> McuBootError {
+        .invalidKey("an RSA key of \(bits) bits cannot verify MCUboot images (RSA-2048 and RSA-3072 only)")
+    }
+
+    /// The number of significant bits of a big-endian unsigned integer.
+    static func bitLength(_ bytes: ArraySlice<UInt8>) -> Int {
+        guard let first = bytes.firstIndex(where: { $0 != 0 }) else { return 0 }
+        return (bytes.endIndex - first - 1) * 8 + (8 - bytes[first].leadingZeroBitCount)
     }
 
     /// The signature TLV kind made with this key.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A PEM block (internal helper for reading imgtool key files).
 struct PEMBlock {
@@ -9,7 +13,12 @@ struct PEMBlock {
 
     /// The first PEM block in `text`.
     init(parsing text: String) throws(McuBootError) {
-        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        let lines = text.split(whereSeparator: \.isNewline).map { line -> String in
+            guard let first = line.firstIndex(where: { !$0.isWhitespace }), let last = line.lastIndex(where: { !$0.isWhitespace }) else {
+                return ""
+            }
+            return String(line[first...last])
+        }
         guard let begin = lines.firstIndex(where: { $0.hasPrefix("-----BEGIN ") && $0.hasSuffix("-----") }) else {
             throw .invalidKey("no PEM block (-----BEGIN ...-----) found")
         }

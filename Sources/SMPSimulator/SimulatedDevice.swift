@@ -1,4 +1,3 @@
-import SMPTestSupport
 import Logging
 import SMP
 

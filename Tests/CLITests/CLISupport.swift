@@ -1,5 +1,6 @@
 import Foundation
 import McuBoot
+import SMP
 import SMPTestSupport
 import Testing
 

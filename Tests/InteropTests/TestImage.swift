@@ -1,6 +1,7 @@
 import Foundation
 import Hex
 import McuBoot
+import SMP
 import SMPTestSupport
 
 /// An MCUboot image made at test time by the venv's `imgtool create`, from seeded pseudo-random bytes.

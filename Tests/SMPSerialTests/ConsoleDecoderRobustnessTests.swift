@@ -1,4 +1,5 @@
 import Foundation
+import SMP
 import SMPSerial
 import SMPTestSupport
 import Testing

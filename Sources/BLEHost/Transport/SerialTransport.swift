@@ -3,6 +3,7 @@ import Glibc
 #endif
 import GATT
 import Logging
+import POSIXThreads
 
 extension HCITransports {
     /// The baud rates a tty can be set to through termios.
@@ -20,7 +21,7 @@ extension HCITransports {
             throw .invalidConfiguration(
                 "\(baudRate) baud is not a rate the serial port can be set to; use one of \(baudRates.map(String.init).joined(separator: ", "))")
         }
-        let outcome: Result<Int32, HCITransportError> = await offThread("hci-serial-open") {
+        let outcome: Result<Int32, HCITransportError> = await DetachedThread.run(name: "hci-serial-open") {
             open(path: path, speed: speed, flowControl: flowControl)
         }
         let descriptor = try outcome.get()

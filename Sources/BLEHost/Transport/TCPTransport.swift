@@ -3,6 +3,7 @@ import Glibc
 #endif
 import GATT
 import Logging
+import POSIXThreads
 
 extension HCITransports {
     /// Connects to a controller that serves H4 over TCP (bumble's `tcp-server:` virtual
@@ -13,7 +14,7 @@ extension HCITransports {
         let name = host.contains(":") ? "tcp:[\(host)]:\(port)" : "tcp:\(host):\(port)"
         guard (1...65_535).contains(port) else { throw .invalidConfiguration("\(name): the port must be 1 to 65535") }
         let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        let outcome: Result<Int32, HCITransportError> = await offThread("hci-connect") {
+        let outcome: Result<Int32, HCITransportError> = await DetachedThread.run(name: "hci-connect") {
             connect(host: host, port: port, timeoutMilliseconds: milliseconds, name: name)
         }
         let descriptor = try outcome.get()

@@ -2,9 +2,9 @@
 import Glibc
 #endif
 import DequeModule
-import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import POSIXThreads
 
 /// What one read of a ``PolledDescriptor`` found.
 package enum PolledRead: Sendable, Equatable {
@@ -117,11 +117,14 @@ package final class PolledDescriptor<Event: Sendable, Failure: Error>: Sendable 
         self.logger = logger
     }
 
-    /// Starts the thread that polls the descriptor (call once).
+    /// Starts the thread that polls the descriptor (call once); when the system has no thread to
+    /// give, the descriptor closes at once with that reason.
     package func start(threadName: String) {
-        let thread = Thread { self.run() }
-        thread.name = threadName
-        thread.start()
+        do {
+            try DetachedThread.start(name: threadName) { self.run() }
+        } catch {
+            finish("\(error)")
+        }
     }
 
     // MARK: Consumer side

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import McuMgrTools
 
 /// Reads the devices file of a fleet upgrade: one device a line (documented in the DevicesFile
@@ -26,19 +30,13 @@ public enum FleetDeviceList {
 
     /// Reads the devices file at `path`.
     public static func load(path: String) throws(FleetDeviceListError) -> [FleetDevice] {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            if (attributes[.size] as? Int ?? 0) > maximumFileSize {
-                throw FleetDeviceListError.unreadable(path: path, reason: "larger than \(maximumFileSize >> 20) MiB")
-            }
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch let error as FleetDeviceListError {
-            throw error
+            bytes = try InputFile.read(path, maximumSize: maximumFileSize)
         } catch {
-            throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
+            throw .unreadable(path: path, reason: error.description)
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw .unreadable(path: path, reason: "not UTF-8 text")
         }
         return try parse(text, source: path)
@@ -61,7 +59,7 @@ public enum FleetDeviceList {
     /// One line: nil for a blank or comment line.
     static func parseLine(_ line: String, number: Int, source: String) throws(FleetDeviceListError) -> FleetDevice? {
         func invalid(_ reason: String) -> FleetDeviceListError {
-            .invalidLine(source: source, line: number, text: line.trimmingCharacters(in: .whitespacesAndNewlines), reason: reason)
+            .invalidLine(source: source, line: number, text: line.split(whereSeparator: \.isWhitespace).joined(separator: " "), reason: reason)
         }
         let tokens: [String]
         do {

@@ -46,7 +46,7 @@ extension FleetDeviceResult: Encodable {
         try c.encode(device.index, forKey: .index)
         try c.encode(device.name, forKey: .name)
         try c.encode(device.target.description, forKey: .connection)
-        try c.encode(resultName.replacingOccurrences(of: " ", with: "_"), forKey: .result)
+        try c.encode(resultName.replacing(" ", with: "_"), forKey: .result)
         try c.encode(attempts, forKey: .attempts)
         switch outcome {
         case .upgraded(let report), .unchanged(let report):

@@ -2,7 +2,6 @@ import Logging
 import SMP
 import SMPSerial
 import SMPSimulator
-import SMPTestSupport
 import SMPUDP
 
 extension ConnectionFactory {

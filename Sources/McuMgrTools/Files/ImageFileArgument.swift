@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import McuMgr
 
 /// An image file named on the command line, optionally with its image number: `FILE` or `FILE@N`

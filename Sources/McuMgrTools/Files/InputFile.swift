@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import McuBoot
 
 /// Reading the local files a command works on, with typed errors
@@ -10,22 +17,27 @@ public enum InputFile {
     /// The bytes of the file at `path`, read in pieces up to `maximumSize` (so that a device
     /// such as `/dev/zero` ends in an error, and `/dev/null` reads as empty).
     public static func read(_ path: String, maximumSize: Int = InputFile.maximumSize) throws(InputFileError) -> [UInt8] {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .missing(path) }
-        guard !isDirectory.boolValue else { throw .directory(path) }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable(path) }
-        defer { try? handle.close() }
+        guard !isDirectory else { throw .directory(path) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable(path) }
+        defer { close(fd) }
         var bytes: [UInt8] = []
+        var status = stat()
+        if fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 {
+            bytes.reserveCapacity(min(Int(status.st_size), maximumSize))
+        }
+        var piece = [UInt8](repeating: 0, count: min(1 << 20, maximumSize + 1))
         while true {
-            let piece: Data?
-            do {
-                piece = try handle.read(upToCount: 1 << 20)
-            } catch {
+            let count = piece.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
                 throw .unreadable(path)
             }
-            guard let piece, !piece.isEmpty else { return bytes }
-            guard bytes.count + piece.count <= maximumSize else { throw .tooLarge(path, limit: maximumSize) }
-            bytes += piece
+            if count == 0 { return bytes }
+            guard bytes.count + count <= maximumSize else { throw .tooLarge(path, limit: maximumSize) }
+            bytes += piece[..<count]
         }
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The connection profiles file, `connections.json`: in `$MCUMGR_CONFIG_DIR`, else in
 /// `$XDG_CONFIG_HOME/mcumgr`, else in `~/.config/mcumgr`. Its format is ``ConnectionProfiles``
@@ -15,7 +19,7 @@ public struct ProfileStore: Sendable {
         } else if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
             directory = xdg + "/mcumgr"
         } else {
-            directory = (environment["HOME"] ?? NSHomeDirectory()) + "/.config/mcumgr"
+            directory = (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config/mcumgr"
         }
         path = directory + "/connections.json"
     }
@@ -32,7 +36,7 @@ public struct ProfileStore: Sendable {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
             return try JSONDecoder().decode(ConnectionProfiles.self, from: data)
         } catch {
-            throw .unreadable(path: path, reason: "\(error)")
+            throw .unreadable(path: path, reason: FileErrorReason.text(error))
         }
     }
 
@@ -47,7 +51,7 @@ public struct ProfileStore: Sendable {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data((try JSONOutput.encode(profiles) + "\n").utf8).write(to: url, options: .atomic)
         } catch {
-            throw .unwritable(path: path, reason: "\(error)")
+            throw .unwritable(path: path, reason: FileErrorReason.text(error))
         }
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// JSON as `--json` prints it and the profiles file is written: pretty-printed, keys sorted,
 /// slashes unescaped, non-finite numbers as the strings `inf`, `-inf` and `nan`.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import POSIXThreads
 import SMP
 import Synchronization
 
@@ -30,28 +30,30 @@ enum BlockingPoll {
             wake.signal()
         }
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-            let thread = Thread {
-                var fds = [pollfd(fd: descriptor, events: events, revents: 0), pollfd(fd: wake.reader, events: Int16(POLLIN), revents: 0)]
-                while true {
-                    fds[0].revents = 0
-                    fds[1].revents = 0
-                    if poll(&fds, 2, -1) < 0 {
-                        if errno == EINTR { continue }
-                        continuation.resume(returning: .failed(errno))
-                        return
-                    }
-                    if fds[1].revents != 0 {
-                        continuation.resume(returning: .timedOut)
-                        return
-                    }
-                    if fds[0].revents != 0, !onReady(fds[0].revents) {
-                        continuation.resume(returning: .finished)
-                        return
+            do throws(DetachedThread.StartError) {
+                try DetachedThread.start(name: "bluez-poll") {
+                    var fds = [pollfd(fd: descriptor, events: events, revents: 0), pollfd(fd: wake.reader, events: Int16(POLLIN), revents: 0)]
+                    while true {
+                        fds[0].revents = 0
+                        fds[1].revents = 0
+                        if poll(&fds, 2, -1) < 0 {
+                            if errno == EINTR { continue }
+                            continuation.resume(returning: .failed(errno))
+                            return
+                        }
+                        if fds[1].revents != 0 {
+                            continuation.resume(returning: .timedOut)
+                            return
+                        }
+                        if fds[0].revents != 0, !onReady(fds[0].revents) {
+                            continuation.resume(returning: .finished)
+                            return
+                        }
                     }
                 }
+            } catch {
+                continuation.resume(returning: .failed(error.code))
             }
-            thread.name = "bluez-poll"
-            thread.start()
         }
         timer.cancel()
         wake.close()

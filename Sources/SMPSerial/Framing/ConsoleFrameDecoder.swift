@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns the bytes of a Zephyr console (SMP frames mixed with shell and log text) back into SMP
 /// packets, as `mcumgr_serial_process_frag()` does, and resynchronises after anything else.

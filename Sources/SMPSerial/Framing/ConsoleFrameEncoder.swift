@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Frames SMP packets for a Zephyr console (`MCUMGR_TRANSPORT_UART`, shell): the raw stream
 /// `be16(len + 2) ‖ packet ‖ be16(CRC-16/XMODEM)` in base64, cut into lines of at most

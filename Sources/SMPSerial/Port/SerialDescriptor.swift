@@ -1,5 +1,5 @@
-import Foundation
 import NIOConcurrencyHelpers
+import POSIXThreads
 
 #if canImport(Glibc)
 import Glibc
@@ -63,9 +63,14 @@ public final class SerialDescriptor: Sendable {
         self.wakeRead = pipeFDs[0]
         self.wakeWrite = pipeFDs[1]
         self.clearsExclusiveOnClose = clearsExclusiveOnClose
-        let thread = Thread { [self] in self.pollLoop() }
-        thread.name = "smp-serial \(path)"
-        thread.start()
+        do throws(DetachedThread.StartError) {
+            try DetachedThread.start(name: "smp-serial \(path)") { [self] in self.pollLoop() }
+        } catch {
+            Glibc.close(fd)
+            Glibc.close(pipeFDs[0])
+            Glibc.close(pipeFDs[1])
+            throw SerialPort.systemError("pthread_create", path: path, errno: error.code)
+        }
     }
 
     /// Reads what is there (1 to `maximumCount` bytes), waiting until something is.

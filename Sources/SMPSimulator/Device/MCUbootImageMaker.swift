@@ -1,5 +1,5 @@
-import SMPTestSupport
 import Crypto
+import SMP
 
 /// Makes unsigned MCUboot images for the simulated device: a header, a payload of seeded
 /// pseudo-random bytes, and an unprotected TLV area holding the SHA-256 TLV (smp-reference §6.1).

@@ -1,4 +1,4 @@
-import SMPTestSupport
+import SMP
 
 /// A fault one device of a simulated fleet has (`mcumgr-sim --devices N --faulty K`), as a change
 /// of its device and fault configuration.

@@ -1,5 +1,4 @@
 import SMP
-import SMPTestSupport
 
 /// Zephyr-style log lines (`[00:00:01.234,567] <inf> app: …`) that a device's logging subsystem
 /// prints on the UART it shares with the SMP console transport, between and inside packets.

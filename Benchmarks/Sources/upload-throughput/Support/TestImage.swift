@@ -1,5 +1,6 @@
 import Foundation
 import McuBoot
+import SMP
 import SMPTestSupport
 
 /// An MCUboot image made by the venv's `imgtool create` (align 4, 0x200 header), the one image

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import SMP
 
 /// Why a file download stopped.
@@ -48,31 +55,48 @@ extension FileSystemManager {
     ) async throws(FileDownloadError) -> Int {
         let partial = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).\(UInt32.random(in: 0...UInt32.max)).partial")
-        guard FileManager.default.createFile(atPath: partial.path, contents: nil),
-              let handle = try? FileHandle(forWritingTo: partial)
-        else {
+        let fd = open(partial.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
             throw .destination(path: destination.path, reason: Self.whyUnwritable(destination))
         }
         var length = 0
         do throws(FileDownloadError) {
             try await download(name: name, maximumLength: maximumLength, progress: progress) { (chunk) throws(FileDownloadError) in
-                do {
-                    try handle.write(contentsOf: chunk)
-                } catch {
-                    throw .destination(path: destination.path, reason: "\(error.localizedDescription)")
+                if let failure = Self.writeAll(chunk, to: fd) {
+                    throw .destination(path: destination.path, reason: failure)
                 }
                 length += chunk.count
             }
-            try? handle.close()
+            if Glibc.close(fd) != 0 {
+                let failure = String(cString: strerror(errno))
+                unlink(partial.path)
+                throw .destination(path: destination.path, reason: failure)
+            }
             if rename(partial.path, destination.path) != 0 {
-                throw .destination(path: destination.path, reason: String(cString: strerror(errno)))
+                let failure = String(cString: strerror(errno))
+                unlink(partial.path)
+                throw .destination(path: destination.path, reason: failure)
             }
         } catch {
-            try? handle.close()
-            try? FileManager.default.removeItem(at: partial)
+            Glibc.close(fd)
+            unlink(partial.path)
             throw error
         }
         return length
+    }
+
+    /// Writes all of `bytes` to `fd`; the system's reason when it cannot.
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> String? {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                return String(cString: strerror(errno))
+            }
+            written += result
+        }
+        return nil
     }
 
     /// The download loop: asks for each chunk at the offset reached and hands its data to `write`.
@@ -115,8 +139,8 @@ extension FileSystemManager {
 
     private static func whyUnwritable(_ destination: URL) -> String {
         let directory = destination.deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory else {
             return "the folder \(directory) does not exist"
         }
         return "the folder \(directory) is not writable"

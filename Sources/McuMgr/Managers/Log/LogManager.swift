@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SMP
 
 /// The log group, 4, in Apache Mynewt's shape (Zephyr does not implement it and answers

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SMP
 
 /// The OS (default) group, 0: echo, task and memory statistics, date-time, reset, SMP buffer

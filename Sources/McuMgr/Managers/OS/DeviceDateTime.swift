@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The text form of OS command 4 (§3.1): `YYYY-MM-DDTHH:MM:SS`, optionally followed by a
 /// fraction of a second and a time-zone suffix (`Z`, `±HH:MM`, `±HHMM` or `±HH`).

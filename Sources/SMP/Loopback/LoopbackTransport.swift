@@ -1,4 +1,3 @@
-import SMP
 import Synchronization
 
 /// An in-memory transport: what the client sends arrives at a `LoopbackDevice` end, and what
