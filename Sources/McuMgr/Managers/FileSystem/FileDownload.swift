@@ -60,6 +60,7 @@ extension FileSystemManager {
             throw .destination(path: destination.path, reason: Self.whyUnwritable(destination))
         }
         var length = 0
+        var isOpen = true
         do throws(FileDownloadError) {
             try await download(name: name, maximumLength: maximumLength, progress: progress) { (chunk) throws(FileDownloadError) in
                 if let failure = Self.writeAll(chunk, to: fd) {
@@ -67,18 +68,12 @@ extension FileSystemManager {
                 }
                 length += chunk.count
             }
-            if Glibc.close(fd) != 0 {
-                let failure = String(cString: strerror(errno))
-                unlink(partial.path)
-                throw .destination(path: destination.path, reason: failure)
-            }
-            if rename(partial.path, destination.path) != 0 {
-                let failure = String(cString: strerror(errno))
-                unlink(partial.path)
-                throw .destination(path: destination.path, reason: failure)
+            isOpen = false
+            if Glibc.close(fd) != 0 || rename(partial.path, destination.path) != 0 {
+                throw .destination(path: destination.path, reason: String(cString: strerror(errno)))
             }
         } catch {
-            Glibc.close(fd)
+            if isOpen { Glibc.close(fd) }
             unlink(partial.path)
             throw error
         }
