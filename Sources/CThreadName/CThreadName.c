@@ -2,10 +2,4 @@
 #include <pthread.h>
 #include "CThreadName.h"
 
-int cthread_set_name(const char *name) {
-#if defined(__APPLE__)
-    return pthread_setname_np(name);
-#else
-    return pthread_setname_np(pthread_self(), name);
-#endif
-}
+int cthread_set_name(const char *name) { return pthread_setname_np(pthread_self(), name); }

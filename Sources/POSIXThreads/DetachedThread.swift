@@ -1,10 +1,6 @@
 import CThreadName
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// Work that runs on a thread of its own, outside the concurrency pool: a loop that polls a
@@ -25,17 +21,9 @@ public enum DetachedThread {
     /// debuggers); throws when the system has no thread to give.
     public static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(StartError) {
         let job = Unmanaged.passRetained(Job(name: name, body: body))
-        #if canImport(Darwin)
-        var thread: pthread_t?
-        #else
         var thread = pthread_t()
-        #endif
         let result = pthread_create(&thread, nil, { argument in
-            #if canImport(Darwin)
-            let raw = argument
-            #else
             guard let raw = argument else { return nil }
-            #endif
             Unmanaged<Job>.fromOpaque(raw).takeRetainedValue().run()
             return nil
         }, job.toOpaque())
@@ -43,11 +31,7 @@ public enum DetachedThread {
             job.release()
             throw StartError(code: result)
         }
-        #if canImport(Darwin)
-        if let thread { pthread_detach(thread) }
-        #else
         pthread_detach(thread)
-        #endif
     }
 
     /// Runs `body` on a thread of its own and returns its result, so that no thread of the
