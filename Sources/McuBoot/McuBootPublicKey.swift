@@ -71,14 +71,12 @@ public struct McuBootPublicKey: Sendable, Hashable {
     /// The swift-crypto RSA key of a PKCS#1 or SubjectPublicKeyInfo DER (any size; callers check it).
     /// The DER is checked with SwiftASN1 first (see `RSAPublicKeyDER`).
     static func rsaKey(_ der: [UInt8]) throws(McuBootError) -> _RSA.Signing.PublicKey {
-        guard let (modulus, exponent) = RSAPublicKeyDER.components(der) else {
-            throw .invalidKey("the bytes are not an RSA public key (PKCS#1 or SubjectPublicKeyInfo DER)")
-        }
-        // swift-crypto refuses keys under 2048 bits without saying why: say it first.
-        let bits = Self.bitLength(modulus)
-        guard bits == 2048 || bits == 3072 else { throw Self.unsupportedRSAKey(bits: bits) }
+        let notRSA = McuBootError.invalidKey("the bytes are not an RSA public key (PKCS#1 or SubjectPublicKeyInfo DER)")
+        guard let (modulus, exponent) = RSAPublicKeyDER.components(der) else { throw notRSA }
         guard let key = try? _RSA.Signing.PublicKey(n: modulus, e: exponent) else {
-            throw .invalidKey("the bytes are not an RSA public key (PKCS#1 or SubjectPublicKeyInfo DER)")
+            // swift-crypto refuses keys under 2048 bits without saying why; the size is the reason.
+            let bits = Self.bitLength(modulus)
+            throw bits < 2048 ? Self.unsupportedRSAKey(bits: bits) : notRSA
         }
         return key
     }

@@ -98,14 +98,3 @@ public struct McuBootVersion: Sendable, Hashable, Comparable, CustomStringConver
         return value
     }
 }
-
-extension String {
-    /// The string without leading and trailing spaces, tabs and newlines.
-    fileprivate func trimmingWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0.isNewline }
-        guard let start = firstIndex(where: { !isSpace($0) }),
-            let end = lastIndex(where: { !isSpace($0) })
-        else { return "" }
-        return String(self[start...end])
-    }
-}

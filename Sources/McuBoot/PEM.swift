@@ -13,12 +13,7 @@ struct PEMBlock {
 
     /// The first PEM block in `text`.
     init(parsing text: String) throws(McuBootError) {
-        let lines = text.split(whereSeparator: \.isNewline).map { line -> String in
-            guard let first = line.firstIndex(where: { !$0.isWhitespace }), let last = line.lastIndex(where: { !$0.isWhitespace }) else {
-                return ""
-            }
-            return String(line[first...last])
-        }
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }
         guard let begin = lines.firstIndex(where: { $0.hasPrefix("-----BEGIN ") && $0.hasSuffix("-----") }) else {
             throw .invalidKey("no PEM block (-----BEGIN ...-----) found")
         }

@@ -148,6 +148,24 @@ struct ProfileStoreTests {
         }
     }
 
+    @Test("a file that cannot be written or read gives the system's reason, not an error dump")
+    func systemReasons() throws {
+        let dir = try Subprocess.temporaryDirectory("profiles")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A regular file where the profiles' folder should be.
+        let blocker = dir.appendingPathComponent("blocker")
+        try "x".write(to: blocker, atomically: true, encoding: .utf8)
+        let store = ProfileStore(path: blocker.appendingPathComponent("connections.json").path)
+        let written = try #require(throws: ProfileStoreError.self) { try store.save(ConnectionProfiles()) }
+        guard case .unwritable(_, let reason) = written else { Issue.record("expected unwritable, got \(written)"); return }
+        #expect(reason == String(cString: strerror(ENOTDIR)) || reason == String(cString: strerror(EEXIST)), "\(reason)")
+        // A folder where the file should be.
+        let folder = ProfileStore(path: dir.path)
+        let read = try #require(throws: ProfileStoreError.self) { try folder.load() }
+        guard case .unreadable(_, let why) = read else { Issue.record("expected unreadable, got \(read)"); return }
+        #expect(why == String(cString: strerror(EISDIR)), "\(why)")
+    }
+
     @Test("update adds and removes profiles in one step")
     func update() throws {
         let dir = try Subprocess.temporaryDirectory("profiles")

@@ -36,7 +36,7 @@ struct DetachedThreadTests {
         #expect(ascii.name == "smp-serial /dev")
     }
 
-    @Test("a started thread runs its body once and the caller need not wait for it")
+    @Test("start runs the body once, on another thread")
     func startRunsTheBody() async throws {
         let (stream, continuation) = AsyncStream.makeStream(of: pthread_t.self)
         try DetachedThread.start(name: "smp-start") { continuation.yield(Self.currentThread().id); continuation.finish() }

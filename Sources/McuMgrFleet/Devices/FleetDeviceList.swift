@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import McuBoot
 import McuMgrTools
 
 /// Reads the devices file of a fleet upgrade: one device a line (documented in the DevicesFile
@@ -59,7 +60,7 @@ public enum FleetDeviceList {
     /// One line: nil for a blank or comment line.
     static func parseLine(_ line: String, number: Int, source: String) throws(FleetDeviceListError) -> FleetDevice? {
         func invalid(_ reason: String) -> FleetDeviceListError {
-            .invalidLine(source: source, line: number, text: line.split(whereSeparator: \.isWhitespace).joined(separator: " "), reason: reason)
+            .invalidLine(source: source, line: number, text: line.trimmingWhitespace(), reason: reason)
         }
         let tokens: [String]
         do {

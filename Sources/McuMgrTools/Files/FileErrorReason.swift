@@ -12,12 +12,7 @@ import Glibc
 public enum FileErrorReason {
     /// The reason `error` gives.
     public static func text(_ error: any Error) -> String {
-        if let posix = error as? POSIXError {
-            return String(cString: strerror(posix.code.rawValue))
-        }
-        if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo["NSUnderlyingError"] as? POSIXError {
-            return String(cString: strerror(underlying.code.rawValue))
-        }
-        return "\(error)"
+        guard let posix = error as? POSIXError ?? (error as? CocoaError)?.underlying as? POSIXError else { return "\(error)" }
+        return String(cString: strerror(posix.code.rawValue))
     }
 }
