@@ -42,12 +42,12 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("SMPClient round trip: one upload chunk over the loopback") { benchmark in
+    Benchmark("SMPClient round trip: one upload chunk request over the loopback (encoded, sent, answer decoded)") { benchmark in
         let session = RoundTripSession.shared
         let payload = session.chunkPayload
         for _ in benchmark.scaledIterations {
-            let packet = try await session.client.transceive(.write, group: .image, command: 1, payload: payload, retryPolicy: .resend)
-            blackHole(packet)
+            let answer = try await session.client.request(.write, group: .image, command: 1, payload: payload, retryPolicy: .resend)
+            blackHole(answer)
         }
     }
 
@@ -102,7 +102,7 @@ actor RoundTripSession {
     static let shared = RoundTripSession()
 
     let client: SMPClient
-    let chunkPayload: [UInt8]
+    let chunkPayload: CBORValue
     private var responder: Task<Void, Never>?
 
     private init() {
@@ -110,7 +110,7 @@ actor RoundTripSession {
         client = SMPClient(transport: transport, configuration: SMPClient.Configuration(timeout: .seconds(5)))
         let length = Fixtures.chunkLength
         let request = try! Fixtures.target.request(offset: length, data: Fixtures.uploadData[length..<(2 * length)], totalLength: Fixtures.uploadSize, isFirst: false)
-        chunkPayload = CBORWriter().encode(request.payload)
+        chunkPayload = request.payload
         let device = transport.device
         let answer = CBORWriter().encode(.textMap(["off": .int(2 * length)]))
         responder = Task {

@@ -6,7 +6,9 @@ import SMP
 ///
 /// It sends the first chunk alone (so the device can answer where a previous upload of the same
 /// file stands), then keeps the session's window of chunks in flight (the pipeline depth, or
-/// fewer while the device is short of buffers: the session narrows and widens it). The device's
+/// fewer while the device is short of buffers: the session narrows and widens it, and holds the
+/// chunks back while the device is busy). The upload is a pipeline of the session
+/// (``SMP/SMPPipeline``): each chunk leaves inside the handling of the answer that made room for it. The device's
 /// `off` is the truth: when it reports another offset than expected (a lost or reordered chunk),
 /// chunks in flight past it are abandoned and sending resumes from the device's offset; late and
 /// duplicate answers are ignored. Any sequence of answers ends in bounded time: answers that do
@@ -57,16 +59,22 @@ public struct UploadEngine: Sendable {
         }
         let previousWindow = await client.configuration.maximumInFlight
         await client.setMaximumInFlight(configuration.depth(for: buffers))
-        var run = UploadRun(engine: self, data: data, meter: UploadProgressMeter(total: data.count, clock: client.clock), progress: progress)
         let result: Result<UploadAcknowledgement, UploadError>
         do throws(UploadError) {
-            result = .success(try await run.execute(on: client))
+            result = .success(try await run(data, progress: progress, on: client))
         } catch {
             result = .failure(error)
         }
-        await run.abandonAll()
         await client.setMaximumInFlight(previousWindow)
         return try result.get()
+    }
+
+    /// Makes the upload's run where it lives, on `session`'s executor, and runs it there.
+    private func run(
+        _ data: [UInt8], progress: @escaping @Sendable (UploadProgress) -> Void, on session: isolated SMPClient
+    ) async throws(UploadError) -> UploadAcknowledgement {
+        let run = UploadRun(engine: self, data: data, meter: UploadProgressMeter(total: data.count, clock: session.clock), progress: progress)
+        return try await run.execute(on: session)
     }
 
     /// The largest first and later chunk data lengths for requests of at most `packetSize` bytes,

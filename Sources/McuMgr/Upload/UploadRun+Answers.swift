@@ -1,16 +1,8 @@
 import SMP
 
 extension UploadRun {
-    nonisolated(nonsending) mutating func handle(_ outcome: UploadChunkOutcome) async throws(UploadError) {
-        switch outcome.result {
-        case .success(let ack):
-            try accept(ack, for: outcome.chunk)
-        case .failure(let error):
-            try await recover(from: error, chunk: outcome.chunk)
-        }
-    }
-
-    mutating func accept(_ ack: UploadAcknowledgement, for chunk: UploadChunk) throws(UploadError) {
+    /// Takes the device's answer to `chunk`: where it stands decides what goes next.
+    func accept(_ ack: UploadAcknowledgement, for chunk: UploadChunk) throws(UploadError) {
         let offset = ack.nextOffset
         guard offset >= 0, offset <= total else {
             throw .smp(.invalidResponse("the device reported offset \(offset), outside the \(total)-byte upload"))
@@ -60,7 +52,7 @@ extension UploadRun {
     }
 
     /// Takes the device's offset as where it stands; passing the furthest offset resets the failure count.
-    mutating func record(_ offset: Int) {
+    func record(_ offset: Int) {
         if offset > highWater {
             highWater = offset
             failures = 0
@@ -72,69 +64,45 @@ extension UploadRun {
 
     /// Hands the progress recorded since the last call to the caller's closure, in order (after
     /// the next chunks are on their way, so a progress display never delays them).
-    mutating func reportProgress() {
+    func reportProgress() {
         guard !unreported.isEmpty else { return }
         for event in unreported { progress(event) }
         unreported.removeAll(keepingCapacity: true)
     }
 
-    nonisolated(nonsending) mutating func recover(from error: SMPError, chunk: UploadChunk) async throws(UploadError) {
+    /// A chunk failed: count it against the stall limit and continue from where the device stands,
+    /// or hand the engine's task what needs waiting (a reconnect, new chunk sizes).
+    func recover(from error: SMPError, chunk: UploadChunk) throws(UploadError) {
         switch error {
         case .cancelled:
-            if Task.isCancelled { throw .cancelled }
+            return
         case .timeout:
-            if chunk.epoch < epoch || acknowledged >= chunk.offset + chunk.length { return }
+            if acknowledged >= chunk.offset + chunk.length { return }
             try countFailure(error)
             logger.debug("chunk at \(chunk.offset) timed out; resending from \(acknowledged)")
             if chunk.isFirst { return }
             restart(from: acknowledged)
         case .device(.status(let code, _)) where code == .noMemory || code == .busy:
+            // The session narrowed its window, and holds this run back while the device needs.
             try countFailure(error)
-            // The session narrowed its window when the refusal arrived. Requests still in the
-            // device free its buffers as they are answered; with none, wait.
-            if code == .busy || !unanswered.values.contains(where: { $0.request != nil }) {
-                try await backOff()
-            }
-            if chunk.isFirst { return }
-            if chunk.epoch == epoch { restart(from: chunk.offset) }
+            if !chunk.isFirst { restart(from: chunk.offset) }
         case .transport(let transportError):
             try countFailure(error)
             logger.info("link lost during upload (\(transportError)); waiting for it to come back")
             restart(from: acknowledged)
-            do {
-                try await client.reconnect()
-            } catch {
-                throw .smp(error)
-            }
-            try await readChunkSizes()
-            if engine.target.resumesFromFirstChunk { needsFirstChunk = true }
+            waitForEngine(.reconnect)
         case .requestTooLarge:
             // The link came back with a smaller packet size than the chunks were cut for.
-            let before = sizes
-            try await readChunkSizes()
-            guard sizes != before else { throw .smp(error) }
-            restart(from: acknowledged)
-        case .device:
-            if chunk.epoch < epoch && !chunk.isFirst { return }
-            throw .smp(error)
+            waitForEngine(.resizeChunks(error))
         default:
             throw .smp(error)
         }
     }
 
-    mutating func countFailure(_ error: SMPError) throws(UploadError) {
+    func countFailure(_ error: SMPError) throws(UploadError) {
         failures += 1
         if failures > configuration.maximumFailuresWithoutProgress {
             throw .stalled(offset: highWater, lastError: error)
-        }
-    }
-
-    nonisolated(nonsending) func backOff() async throws(UploadError) {
-        let steps = min(failures, 6)
-        do {
-            try await client.clock.sleep(for: .milliseconds(25 << steps))
-        } catch {
-            throw .cancelled
         }
     }
 }

@@ -1,7 +1,8 @@
 import CBOR
 
 extension SMPClient {
-    /// Sends a typed request and returns its typed answer.
+    /// Sends a typed request and returns its typed answer: the way to send any command that has a
+    /// request type (every manager does).
     ///
     /// A device error (`err` or a non-zero `rc`) throws `SMPError.device`; a malformed status or a
     /// missing required field throws `SMPError.invalidResponse` naming it. A busy or out-of-memory
@@ -25,8 +26,9 @@ extension SMPClient {
         }
     }
 
-    /// Sends a CBOR map and returns the answer map; a device error throws `SMPError.device`.
-    /// (For commands without a request type: application groups, raw tools, device tests.)
+    /// Sends a CBOR map and returns the answer map; a device error throws `SMPError.device`: the
+    /// way to send a command without a request type (application groups, raw tools, device tests).
+    /// Reads are resent on timeouts and writes are not, unless `retryPolicy` says otherwise.
     public func request(
         _ operation: SMPOperation, group: SMPGroup, command: UInt8, payload: CBORValue = .map([]),
         retryPolicy: SMPRetryPolicy? = nil, options: SMPRequestOptions = SMPRequestOptions()
@@ -37,9 +39,9 @@ extension SMPClient {
     }
 
     /// Sends a CBOR map and returns the answer map as it came, error fields included (for
-    /// commands whose errors carry data, such as a file upload's expected offset). Reads are
+    /// commands whose errors carry data, such as the shell's older answer form). Reads are
     /// resent on timeouts and writes are not, unless `retryPolicy` says otherwise.
-    public func exchange(
+    package func exchange(
         _ operation: SMPOperation, group: SMPGroup, command: UInt8, payload: CBORValue = .map([]),
         retryPolicy: SMPRetryPolicy? = nil, options: SMPRequestOptions = SMPRequestOptions()
     ) async throws(SMPError) -> CBORValue {
@@ -58,7 +60,7 @@ extension SMPClient {
         let timeout = options.timeout ?? configuration.timeout
         let allowance = options.deadline ?? timeout * (max(options.retries ?? configuration.retries, 0) + 1)
         let deadline = clock.now + allowance
-        var backOff = Duration.milliseconds(25)
+        var refusals = 0
         while true {
             var attempt = options
             if options.deadline != nil {
@@ -81,14 +83,12 @@ extension SMPClient {
                 logger.info("the device refuses SMP v2; using v1")
                 setVersion(.v1)
                 continue
-            case .status(let code, _)? where code == .busy || code == .noMemory:
-                guard clock.now + backOff < deadline else { return response }
-                logger.debug("the device is busy (\(code.name)); asking again in \(backOff)")
-                do { try await clock.sleep(for: backOff) } catch { throw .cancelled }
-                backOff = min(backOff * 2, .seconds(1))
-                continue
             default:
-                return response
+                refusals += 1
+                guard let wait = backOffBeforeAskingAgain(after: response, refusals: refusals, deadline: deadline) else {
+                    return response
+                }
+                do { try await clock.sleep(for: wait) } catch { throw .cancelled }
             }
         }
     }

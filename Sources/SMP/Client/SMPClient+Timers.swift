@@ -37,14 +37,10 @@ extension SMPClient {
             }
         }
         armTimer()
-        for (sequence, entry) in resends {
-            guard pending[sequence] === entry else { continue }
+        for (sequence, entry) in resends where pending[sequence] === entry {
             logger.debug("retry \(entry.attempts - 1) of seq \(sequence) \(entry.group) cmd \(entry.command)")
-            do {
-                try await transport.send(entry.bytes)
-            } catch {
-                finish(sequence, token: entry.token, with: .failure(.transport(error)))
-            }
+            transmit(sequence, entry)
         }
+        await flushOutbox()
     }
 }

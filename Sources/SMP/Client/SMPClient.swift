@@ -1,3 +1,4 @@
+import DequeModule
 import Logging
 
 /// One SMP session with a device, and the one owner of everything about its link: sequence
@@ -9,11 +10,22 @@ import Logging
 /// the same sequence number after a timeout; a request that is not idempotent never is. Managers
 /// stay stateless and share one client. All time is read from ``clock``.
 ///
+/// There are three ways to send:
+/// - ``send(_:options:)`` with a typed request (``SMPRequest``): every command the managers know.
+///   The answer comes back decoded, a device error is thrown.
+/// - ``request(_:group:command:payload:retryPolicy:options:)`` with a CBOR map: commands without
+///   a request type (application groups, tools). The answer map comes back as it is.
+/// - ``attach(_:)`` an ``SMPPipeline``: many requests in flight at once (an upload's chunks). The
+///   session asks the pipeline for the next request whenever its window has room and hands it
+///   each outcome in arrival order.
+/// All three share one path: a request takes a window slot, is registered with its timer, and
+/// leaves through the transport; a refusal for lack of room (busy, `MGMT_ERR_ENOMEM`) is handled
+/// in one place (`SMPClient+Refusals.swift`) whichever way it was sent.
+///
 /// Over a transport that offers its executor (``SMPExecutorBoundTransport``, e.g. UDP once
 /// SwiftNIO runs Swift concurrency), the session runs on that executor: answers are handled
-/// where they arrive, and a completion can send the next request at once with
-/// ``submitWithoutSuspending(_:group:command:payload:retryPolicy:options:completion:)``.
-/// Otherwise it runs on an executor of its own.
+/// where they arrive, and a pipeline's next request leaves inside the handling of the answer
+/// before it. Otherwise it runs on an executor of its own and sends through one ordered outbox.
 public actor SMPClient {
     /// How the client talks to the device.
     public struct Configuration: Sendable {
@@ -61,9 +73,11 @@ public actor SMPClient {
     let logger: Logger
     var reassemblyBufferSize: Int?
     var hasNegotiated = false
+    /// The requests in flight, by sequence number.
     var pending: [UInt8: PendingRequest] = [:]
+    /// Window slots taken (requests in flight, and requests holding a slot on their way out).
     var inFlight = 0
-    var slotWaiters: [(token: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+    var slotWaiters: [(token: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
     var timer: (task: Task<Void, Never>, target: SMPInstant)?
     var reconnection: Task<Result<Void, SMPError>, Never>?
     var answersSinceWindowChange = 0
@@ -71,6 +85,21 @@ public actor SMPClient {
     /// The last token handed out when the window last narrowed: refusals of requests submitted
     /// up to then were sent under the wider window and narrow it no further.
     var narrowedThroughToken: UInt64 = 0
+    /// Refusals in a row of pipelined requests: how long the next hold lasts.
+    var consecutiveRefusals = 0
+    /// Until when pipelines send nothing after a refusal, and the task that ends the hold.
+    var hold: (until: SMPInstant, task: Task<Void, Never>)?
+    /// The attached pipelines, in attachment order.
+    var pipelines: [any SMPPipeline] = []
+    /// Whether pipelines are being asked for requests now (an outcome delivered meanwhile asks
+    /// again when that round ends, instead of starting a round inside it).
+    var isPumping = false
+    var needsPump = false
+    /// Requests registered and not yet handed to a transport that sends asynchronously, in order.
+    var outbox: Deque<(sequence: UInt8, entry: PendingRequest)> = []
+    var isFlushing = false
+    /// The transport's packet size as last read, for pipelines over a transport that is not bound.
+    var transportPacketLimit: Int?
     private var nextSequence: UInt8 = 0
     private var receiver: Task<Void, Never>?
     /// Whether the transport hands events straight to `handle(_:)` (a session on its executor).
@@ -104,10 +133,6 @@ public actor SMPClient {
         boundExecutor?.asUnownedSerialExecutor() ?? lane.unownedExecutor
     }
 
-    /// Whether ``submitWithoutSuspending(_:group:command:payload:retryPolicy:options:completion:)``
-    /// can send: the session runs on its transport's executor.
-    public nonisolated var sendsWithoutSuspending: Bool { boundTransport != nil }
-
     /// Changes how many requests may be in flight (clamped to 1–255); the window starts there again.
     public func setMaximumInFlight(_ count: Int) {
         configuration.maximumInFlight = Self.clampedWindow(count)
@@ -115,6 +140,8 @@ public actor SMPClient {
         answersSinceWindowChange = 0
         windowProbeInterval = Self.initialWindowProbeInterval
         wakeSlotWaiters()
+        pumpPipelines()
+        flushLater()
     }
 
     /// Changes the per-request timeout and retry count.
@@ -130,127 +157,6 @@ public actor SMPClient {
 
     static func clampedWindow(_ count: Int) -> Int { min(max(count, 1), 255) }
 
-    // MARK: - Sending
-
-    /// Puts one request on its way and returns once the transport has it; `completion` receives
-    /// the answer packet (whatever its status), or the error that ended the request.
-    ///
-    /// Requests submitted one after the other by one task leave in that order, which a pipelined
-    /// upload needs. `retryPolicy` says whether the request may be resent on a timeout.
-    public func submit(
-        _ operation: SMPOperation, group: SMPGroup, command: UInt8, payload: [UInt8],
-        retryPolicy: SMPRetryPolicy, options: SMPRequestOptions = SMPRequestOptions(),
-        completion: @escaping @Sendable (Result<SMPPacket, SMPError>) -> Void
-    ) async throws(SMPError) -> SMPSentRequest {
-        if isClosed { throw .closed }
-        if Task.isCancelled { throw .cancelled }
-        startReceiving()
-        let limit = await packetLimit()
-        let size = SMPHeader.size + payload.count
-        guard size <= limit else { throw .requestTooLarge(size: size, limit: limit) }
-
-        try await acquireSlot()
-        let (sent, bytes) = register(
-            operation, group: group, command: command, payload: payload, retryPolicy: retryPolicy, options: options,
-            completion: completion
-        )
-        if let boundTransport {
-            send(bytes, of: sent, through: boundTransport)
-        } else {
-            do {
-                try await transport.send(bytes)
-            } catch {
-                finish(sent.sequence, token: sent.token, with: .failure(.transport(error)))
-            }
-        }
-        return sent
-    }
-
-    /// Puts one request on its way without suspending, for a completion that has the next request
-    /// ready (an upload's next chunk); `nil` when it cannot go now: the session does not run on its
-    /// transport's executor (``sendsWithoutSuspending``), it is closed or not receiving yet, the
-    /// window is full, or the request exceeds the packet limit (submit it with
-    /// ``submit(_:group:command:payload:retryPolicy:options:completion:)`` then). A transport error
-    /// ends the request through `completion`, as in `submit`.
-    public func submitWithoutSuspending(
-        _ operation: SMPOperation, group: SMPGroup, command: UInt8, payload: [UInt8],
-        retryPolicy: SMPRetryPolicy, options: SMPRequestOptions = SMPRequestOptions(),
-        completion: @escaping @Sendable (Result<SMPPacket, SMPError>) -> Void
-    ) -> SMPSentRequest? {
-        guard let boundTransport, !isClosed, receivesDirectly, inFlight < window, slotWaiters.isEmpty,
-              SMPHeader.size + payload.count <= packetLimit(transportLimit: boundTransport.currentMaximumPacketSize)
-        else { return nil }
-        inFlight += 1
-        let (sent, bytes) = register(
-            operation, group: group, command: command, payload: payload, retryPolicy: retryPolicy, options: options,
-            completion: completion
-        )
-        send(bytes, of: sent, through: boundTransport)
-        return sent
-    }
-
-    /// Sends a registered request from the transport's executor; a failure ends it.
-    private func send(_ bytes: [UInt8], of request: SMPSentRequest, through boundTransport: any SMPExecutorBoundTransport) {
-        do {
-            try boundTransport.sendWithoutSuspending(bytes)
-        } catch {
-            finish(request.sequence, token: request.token, with: .failure(.transport(error)))
-        }
-    }
-
-    /// Enters a request that holds a window slot into the requests in flight, arms its timer, and
-    /// returns its packet.
-    private func register(
-        _ operation: SMPOperation, group: SMPGroup, command: UInt8, payload: [UInt8], retryPolicy: SMPRetryPolicy,
-        options: SMPRequestOptions, completion: @escaping @Sendable (Result<SMPPacket, SMPError>) -> Void
-    ) -> (request: SMPSentRequest, bytes: [UInt8]) {
-        let sequence = allocateSequence()
-        let token = nextToken()
-        let header = SMPHeader(
-            version: configuration.version, operation: operation, length: UInt16(payload.count),
-            group: group.rawValue, sequence: sequence, command: command
-        )
-        let timeout = options.timeout ?? configuration.timeout
-        let resends = retryPolicy == .resend ? max(options.retries ?? configuration.retries, 0) : 0
-        let now = clock.now
-        let overall = options.deadline.map { now + $0 }
-        var firstDeadline = now + timeout
-        if let overall { firstDeadline = min(firstDeadline, overall) }
-        let entry = PendingRequest(
-            token: token, group: group, command: command, bytes: header.packet(payload: payload), timeout: timeout,
-            resends: resends, deadline: firstDeadline, overallDeadline: overall, completion: completion
-        )
-        pending[sequence] = entry
-        armTimer()
-        logger.trace("-> \(describe(header))")
-        return (SMPSentRequest(sequence: sequence, token: token), entry.bytes)
-    }
-
-    /// Sends one request and waits for its answer packet, whatever its status.
-    public func transceive(
-        _ operation: SMPOperation, group: SMPGroup, command: UInt8, payload: [UInt8],
-        retryPolicy: SMPRetryPolicy, options: SMPRequestOptions = SMPRequestOptions()
-    ) async throws(SMPError) -> SMPPacket {
-        let slot = ResponseSlot()
-        let sent = try await submit(
-            operation, group: group, command: command, payload: payload, retryPolicy: retryPolicy, options: options
-        ) { slot.deliver($0) }
-        let clock = self.clock
-        let result = await withTaskCancellationHandler {
-            await slot.wait()
-        } onCancel: {
-            slot.deliver(.failure(.cancelled))
-            clock.task { await self.cancel(sent) }
-        }
-        return try result.get()
-    }
-
-    /// Stops waiting for a request: its completion receives `SMPError.cancelled`, its window slot
-    /// is freed, and a late answer is ignored.
-    public func cancel(_ request: SMPSentRequest) {
-        finish(request.sequence, token: request.token, with: .failure(.cancelled))
-    }
-
     /// Fails every request in flight and closes the transport.
     public func close() async {
         guard !isClosed else { return }
@@ -258,11 +164,14 @@ public actor SMPClient {
         for (sequence, entry) in pending {
             finish(sequence, token: entry.token, with: .failure(.closed))
         }
-        for waiter in slotWaiters { waiter.continuation.resume() }
-        slotWaiters.removeAll()
+        pipelines.removeAll()
+        outbox.removeAll()
+        releaseSlotWaiters()
         receiver?.cancel()
         timer?.task.cancel()
         timer = nil
+        hold?.task.cancel()
+        hold = nil
         await transport.close()
     }
 
@@ -277,7 +186,7 @@ public actor SMPClient {
     var lastToken: UInt64 { tokens }
 
     /// The next sequence number not in use, counting up and wrapping 255 → 0.
-    private func allocateSequence() -> UInt8 {
+    func allocateSequence() -> UInt8 {
         while true {
             let sequence = nextSequence
             nextSequence &+= 1
@@ -285,16 +194,11 @@ public actor SMPClient {
         }
     }
 
-    func finish(_ sequence: UInt8, token: UInt64, with result: Result<SMPPacket, SMPError>) {
-        guard let entry = pending[sequence], entry.token == token else { return }
-        pending[sequence] = nil
-        releaseSlot(answered: (try? result.get()) != nil)
-        entry.completion(result)
-    }
-
     // MARK: - Receiving
 
-    private func startReceiving() {
+    /// Starts taking the transport's events (once): where they are yielded when the session runs
+    /// on the transport's executor, else on a task of the session's.
+    func startReceiving() {
         guard receiver == nil, !receivesDirectly else { return }
         let events = transport.events
         if boundTransport != nil {
@@ -308,9 +212,17 @@ public actor SMPClient {
         receiver = clock.task { [weak self] in
             for await event in events {
                 guard let self else { return }
-                await self.handle(event)
+                await self.handleAndFlush(event)
             }
         }
+    }
+
+    /// Whether the session takes the transport's events yet.
+    var isReceiving: Bool { receiver != nil || receivesDirectly }
+
+    private func handleAndFlush(_ event: SMPTransportEvent) async {
+        handle(event)
+        await flushOutbox()
     }
 
     private func handle(_ event: SMPTransportEvent) {
@@ -357,57 +269,10 @@ public actor SMPClient {
             logger.debug("ignoring a response for seq \(header.sequence) of another command: \(describe(header))")
             return
         }
-        // With a window wider than 1, every answer is read here for a refusal (ENOMEM, busy);
-        // the packet keeps what was decoded, so its reader does not decode it again.
-        var answer = packet
-        if configuration.maximumInFlight > 1 {
-            let read = packet.keepingDecodedPayload()
-            answer = read.packet
-            if let payload = read.payload, refusesForLackOfRoom(payload) { deviceRefused(entry.token) }
-        }
-        finish(header.sequence, token: entry.token, with: .success(answer))
+        finish(header.sequence, token: entry.token, with: .success(readForRefusal(packet, answering: entry)))
     }
 
     func describe(_ header: SMPHeader) -> String {
         "seq \(header.sequence) op \(header.operation.rawValue) v\(header.version.rawValue + 1) \(SMPGroup(rawValue: header.group)) cmd \(header.command) len \(header.length)"
     }
-}
-
-/// A request waiting for its response (touched only on the client actor).
-final class PendingRequest {
-    let token: UInt64
-    let group: SMPGroup
-    let command: UInt8
-    let bytes: [UInt8]
-    let timeout: Duration
-    /// Resends still allowed.
-    var resends: Int
-    /// When the current attempt times out.
-    var deadline: SMPInstant
-    /// When the request fails whatever its resends, if set.
-    let overallDeadline: SMPInstant?
-    var attempts = 1
-    let completion: @Sendable (Result<SMPPacket, SMPError>) -> Void
-
-    init(
-        token: UInt64, group: SMPGroup, command: UInt8, bytes: [UInt8], timeout: Duration, resends: Int,
-        deadline: SMPInstant, overallDeadline: SMPInstant?, completion: @escaping @Sendable (Result<SMPPacket, SMPError>) -> Void
-    ) {
-        self.token = token
-        self.group = group
-        self.command = command
-        self.bytes = bytes
-        self.timeout = timeout
-        self.resends = resends
-        self.deadline = deadline
-        self.overallDeadline = overallDeadline
-        self.completion = completion
-    }
-}
-
-/// A request `SMPClient.submit` put on its way.
-public struct SMPSentRequest: Sendable, Hashable {
-    /// The request's sequence number.
-    public let sequence: UInt8
-    let token: UInt64
 }
