@@ -1,5 +1,6 @@
 import McuBoot
 import McuMgr
+import McuMgrConnection
 import McuMgrTools
 import SMP
 import SMPUDP
@@ -73,6 +74,9 @@ struct ExitStatusTests {
         #expect(CommandFailure(InputFileError.missing("a.bin") as any Error) == CommandFailure(.input, "no such file: a.bin; check the path"))
         #expect(CommandFailure(McuBootError.missingHash as any Error).status == .input)
         #expect(CommandFailure(ProfileStoreError.unwritable(path: "p", reason: "r") as any Error).status == .input)
+        #expect(CommandFailure(ProfileStoreError.unreadable(path: "p", reason: "r") as any Error).status == .input)
+        #expect(CommandFailure(ProfileStoreError.newerVersion(path: "p", version: 2) as any Error).status == .input)
+        #expect(CommandFailure(ProfileStoreError.notFound(name: "x", path: nil) as any Error).status == .usage)
         #expect(CommandFailure(FileDownloadError.tooLarge(name: "/f", length: 10, limit: 5) as any Error).status == .device)
         #expect(CommandFailure(FileDownloadError.destination(path: "/x", reason: "r") as any Error).status == .input)
         #expect(CommandFailure(FileDownloadError.smp(.timeout(group: .fs, command: 0, attempts: 1)) as any Error).status == .transport)

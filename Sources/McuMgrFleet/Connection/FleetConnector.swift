@@ -1,4 +1,4 @@
-import McuMgrTools
+import McuMgrConnection
 import SMP
 
 /// How a fleet reaches its devices: the connection factory (its registered transports), the

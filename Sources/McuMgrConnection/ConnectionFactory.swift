@@ -3,9 +3,9 @@ import SMP
 
 /// Turns a ``ConnectionSpec`` into a connected transport and an `SMPClient` on it.
 ///
-/// One connector is registered per ``TransportKind``. ``standard`` holds every transport of this
-/// build (see StandardConnectors.swift); a kind without a connector fails with
-/// ``ConnectionError/transportUnavailable(_:)``. A transport plugs in with one entry:
+/// One connector is registered per ``TransportKind``. ``standard`` holds UDP, serial and both
+/// Bluetooth LE kinds; a kind without a connector (the built-in simulator, unless a program
+/// registers it) fails with ``ConnectionError/transportUnavailable(_:)``. A transport plugs in with one entry:
 ///
 /// ```swift
 /// var factory = ConnectionFactory()
@@ -129,7 +129,7 @@ public struct DeviceConnection: Sendable {
     }
 }
 
-/// Why a connection could not be made. ``CommandFailure`` maps every case to exit status 3.
+/// Why a connection could not be made; `mcumgr` reports every case as a transport error (exit status 3).
 public enum ConnectionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No connector for this kind of transport in this build.
     case transportUnavailable(TransportKind)
