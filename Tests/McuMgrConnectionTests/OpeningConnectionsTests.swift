@@ -41,27 +41,34 @@ struct OpeningConnectionsTests {
         }
     }
 
+    /// Runs `body`, then `stop` (a server's or a process's), whether `body` succeeds or throws.
+    static func run(stopping stop: () async -> Void, _ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch {
+            await stop()
+            throw error
+        }
+        await stop()
+    }
+
     @Test("UDP: --udp HOST:PORT to the simulator on a real socket")
     func udp() async throws {
         let server = try await SimulatorUDPServer.start(device: await Self.device(), host: "127.0.0.1", port: 0)
-        do {
+        try await Self.run(stopping: server.close) {
             let spec = try ConnectionSpec(udpOption: "127.0.0.1:\(server.port)")
             let connection = try await ConnectionFactory.standard.connect(spec, options: Self.options)
             #expect(connection.transport is UDPTransport)
             let (echo, slots) = try await Self.exercise(connection)
             #expect(echo == "over UDP")
             #expect(slots.contains { $0.image == 0 && $0.slot == 0 && $0.active && $0.version == "1.0.0" })
-        } catch {
-            await server.close()
-            throw error
         }
-        await server.close()
     }
 
     @Test("serial: Go's serial connection string to the simulator on a pty, SMP console framing")
     func serial() async throws {
         let server = try await SimulatorSerialServer.start(device: await Self.device())
-        do {
+        try await Self.run(stopping: server.close) {
             let spec = try ConnectionSpec(type: "serial", connString: "dev=\(server.path),baud=115200,mtu=256")
             let connection = try await ConnectionFactory.standard.connect(spec, options: Self.options)
             #expect(connection.transport is SerialTransport)
@@ -69,11 +76,7 @@ struct OpeningConnectionsTests {
             let (echo, slots) = try await Self.exercise(connection)
             #expect(echo == "over serial")
             #expect(slots.contains { $0.image == 1 && $0.slot == 0 && $0.active && $0.version == "1.0.0" })
-        } catch {
-            await server.close()
-            throw error
         }
-        await server.close()
     }
 
     @Test("BlueZ kernel socket: the attempt reaches the kernel, which has no Bluetooth here, and fails with an error that says so")
@@ -99,7 +102,7 @@ struct OpeningConnectionsTests {
     func hci() async throws {
         try BuiltProducts.requirePeers(["python"])
         let link = try await BumbleLink.launch(addressPrefix: "127.78")
-        do {
+        try await Self.run(stopping: link.stop) {
             #expect(await link.waitFor("ready"), "bumble's peripheral did not advertise:\n\(link.errorLog)")
             let spec = try ConnectionSpec(type: "ble", connString: "peer_name=smp-sim,hci=tcp:\(link.address):\(link.hostPort)")
             #expect(spec.kind == .hci)
@@ -109,10 +112,6 @@ struct OpeningConnectionsTests {
             #expect(echo == "over Bluetooth LE over HCI")
             #expect(slots.contains { $0.image == 0 && $0.slot == 0 && $0.active && $0.confirmed })
             #expect(await link.waitFor("disconnected"))
-        } catch {
-            await link.stop()
-            throw error
         }
-        await link.stop()
     }
 }
