@@ -98,7 +98,8 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // SMP over GATT, and the BlueZ kernel-socket path to real adapters (L2CAP LE, HCI scanning).
+        // SMP over GATT: through the BlueZ kernel-socket path to real adapters (L2CAP LE, HCI scanning),
+        // and through our own LE host on an HCI controller (HCISession, HCIBLETransport).
         .target(
             name: "SMPBLE",
             dependencies: ["SMP", "GATT", "BLEHost", "CBlueZ", "POSIXThreads", .product(name: "Logging", package: "swift-log")],

@@ -1,6 +1,6 @@
-/// How a `--ble` device is found, the same through BlueZ (``BlueZPeerResolver``) and through our
-/// own LE host (``HCISession``): at the address given with its type, or by the advertisement a
-/// scan must find (which also tells an address's type).
+/// How a `--ble` device is found, the same through BlueZ (McuMgrConnection's BlueZ connector) and
+/// through our own LE host (``HCISession``): at the address given with its type, or by the
+/// advertisement a scan must find (which also tells an address's type).
 package enum BLEPeerSearch: Sendable {
     /// The address (six bytes, most significant first) and its type are given: no scan.
     case address([UInt8], BLEAddressType)
