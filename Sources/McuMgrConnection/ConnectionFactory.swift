@@ -131,19 +131,18 @@ public struct DeviceConnection: Sendable {
 
 /// Why a connection could not be made; `mcumgr` reports every case as a transport error (exit status 3).
 public enum ConnectionError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// No connector for this kind of transport in this build.
+    /// No connector for this kind of transport is registered with the factory.
     case transportUnavailable(TransportKind)
     /// The transport could not be brought up.
     case connectFailed(ConnectionSpec, reason: SMPTransportError)
     /// A connector was handed a spec of another kind (a registration mistake).
     case unsupported(ConnectionSpec)
 
-    /// What failed, and what to use instead.
+    /// What failed, and why.
     public var description: String {
-        let alternatives = "use --udp HOST[:PORT], or --sim to try the built-in simulator"
         switch self {
         case .transportUnavailable(let kind):
-            return "\(kind) is not available in this build of mcumgr; \(alternatives)"
+            return "\(kind) is not available: no connector for it is registered with this connection factory"
         case .connectFailed(.udp(let endpoint), let reason):
             return "cannot reach \(endpoint) over UDP: \(reason)"
         case .connectFailed(.simulator, let reason):

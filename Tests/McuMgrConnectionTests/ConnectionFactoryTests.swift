@@ -16,6 +16,8 @@ struct ConnectionFactoryTests {
         let factory = ConnectionFactory.standard
         #expect(TransportKind.allCases.filter(factory.isAvailable) == [.udp, .ble, .hci, .serial])
         await #expect(throws: ConnectionError.transportUnavailable(.simulator)) { try await factory.connect(.simulator) }
+        #expect(ConnectionError.transportUnavailable(.simulator).description
+            == "the built-in simulator is not available: no connector for it is registered with this connection factory")
     }
 
     @Test("an unresolvable UDP host fails with the transport's reason")

@@ -68,7 +68,7 @@ struct ExitStatusTests {
     func local() {
         #expect(CommandFailure(ConnectionStringError.unknownType("x") as any Error) == CommandFailure(.usage, "unknown connection type 'x'; use udp, ble or sim"))
         #expect(CommandFailure(ConnectionError.transportUnavailable(.hci) as any Error) == CommandFailure(
-            .transport, "Bluetooth LE over HCI is not available in this build of mcumgr; use --udp HOST[:PORT], or --sim to try the built-in simulator"))
+            .transport, "Bluetooth LE over HCI is not available: no connector for it is registered with this connection factory"))
         #expect(CommandFailure(ConnectionError.connectFailed(.udp(UDPEndpoint(host: "h", port: 1)), reason: .unreachable("no")) as any Error)
             == CommandFailure(.transport, "cannot reach h:1 over UDP: cannot reach the device: no"))
         #expect(CommandFailure(InputFileError.missing("a.bin") as any Error) == CommandFailure(.input, "no such file: a.bin; check the path"))
