@@ -4,14 +4,14 @@ import McuMgrConnection
 import SMP
 import SMPBLE
 import SMPSerial
-import SMPSimulator
 import SMPTestSupport
 import SMPUDP
 import Testing
 
 /// What a library user writes to reach a device over each kind of link: a spec (our options, Go
-/// mcumgr's connection strings, or the enum), `ConnectionFactory.standard`, a session. Each test
-/// runs against a real socket, pty or process; time is the wall clock's, limits are generous.
+/// mcumgr's connection strings, or the enum), `ConnectionFactory.standard`, a session. The devices
+/// are `mcumgr-sim` processes (behind bumble's controllers for HCI), so time is the wall clock's
+/// and limits are generous.
 @Suite("Opening connections")
 struct OpeningConnectionsTests {
     /// Session options for these tests: a few retries, no logging.
@@ -20,13 +20,6 @@ struct OpeningConnectionsTests {
         logger.logLevel = .critical
         return ConnectionOptions(clientConfiguration: SMPClient.Configuration(timeout: .seconds(5), retries: 3), logger: logger)
     }()
-
-    /// A device running version 1.0.0 in both images.
-    static func device() async -> SimulatedDevice {
-        let device = SimulatedDevice(logger: options.logger)
-        await device.installRunningImages(version: ImageVersion(1, 0, 0), payloadSize: 4096)
-        return device
-    }
 
     /// Echoes and reads the image table over `connection`, closes it, and returns both answers.
     static func exercise(_ connection: DeviceConnection) async throws -> (echo: String, slots: [ImageSlot]) {
@@ -41,7 +34,7 @@ struct OpeningConnectionsTests {
         }
     }
 
-    /// Runs `body`, then `stop` (a server's or a process's), whether `body` succeeds or throws.
+    /// Runs `body`, then `stop` (the simulator's or bumble's), whether `body` succeeds or throws.
     static func run(stopping stop: () async -> Void, _ body: () async throws -> Void) async throws {
         do {
             try await body()
@@ -52,11 +45,11 @@ struct OpeningConnectionsTests {
         await stop()
     }
 
-    @Test("UDP: --udp HOST:PORT to the simulator on a real socket")
+    @Test("UDP: --udp HOST:PORT to mcumgr-sim on a real socket")
     func udp() async throws {
-        let server = try await SimulatorUDPServer.start(device: await Self.device(), host: "127.0.0.1", port: 0)
-        try await Self.run(stopping: server.close) {
-            let spec = try ConnectionSpec(udpOption: "127.0.0.1:\(server.port)")
+        let simulator = try await SimulatorProcess.start()
+        try await Self.run(stopping: { await simulator.stopAndWait() }) {
+            let spec = try ConnectionSpec(udpOption: simulator.address)
             let connection = try await ConnectionFactory.standard.connect(spec, options: Self.options)
             #expect(connection.transport is UDPTransport)
             let (echo, slots) = try await Self.exercise(connection)
@@ -65,11 +58,12 @@ struct OpeningConnectionsTests {
         }
     }
 
-    @Test("serial: Go's serial connection string to the simulator on a pty, SMP console framing")
+    @Test("serial: Go's serial connection string to mcumgr-sim on a pty, SMP console framing")
     func serial() async throws {
-        let server = try await SimulatorSerialServer.start(device: await Self.device())
-        try await Self.run(stopping: server.close) {
-            let spec = try ConnectionSpec(type: "serial", connString: "dev=\(server.path),baud=115200,mtu=256")
+        let simulator = try await SimulatorProcess.startSerial(logsRequests: false)
+        try await Self.run(stopping: { await simulator.stopAndWait() }) {
+            let path = try #require(simulator.serialPath)
+            let spec = try ConnectionSpec(type: "serial", connString: "dev=\(path),baud=115200,mtu=256")
             let connection = try await ConnectionFactory.standard.connect(spec, options: Self.options)
             #expect(connection.transport is SerialTransport)
             #expect(await connection.transport.maximumPacketSize == 256)
