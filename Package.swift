@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "McuMgr", targets: ["McuMgr"]),
         .library(name: "SMPSimulator", targets: ["SMPSimulator"]),
         .library(name: "SMPTestSupport", targets: ["SMPTestSupport"]),
+        .library(name: "McuMgrConnection", targets: ["McuMgrConnection"]),
         .library(name: "McuMgrTools", targets: ["McuMgrTools"]),
         .library(name: "McuMgrFleet", targets: ["McuMgrFleet"]),
         .executable(name: "mcumgr", targets: ["mcumgr"]),
@@ -97,7 +98,8 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // SMP over GATT, and the BlueZ kernel-socket path to real adapters (L2CAP LE, HCI scanning).
+        // SMP over GATT: through the BlueZ kernel-socket path to real adapters (L2CAP LE, HCI scanning),
+        // and through our own LE host on an HCI controller (HCISession, HCIBLETransport).
         .target(
             name: "SMPBLE",
             dependencies: ["SMP", "GATT", "BLEHost", "CBlueZ", "POSIXThreads", .product(name: "Logging", package: "swift-log")],
@@ -178,12 +180,13 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // What programs on top of the library share with the CLI: connection strings and profiles
-        // → transports, image files, progress text, tables, errors → exit statuses.
+        // Connection specs (our options and Go mcumgr's --conntype/--connstring), saved profiles, and
+        // one factory that opens any transport: UDP, serial, BlueZ kernel sockets, our LE host over
+        // HCI. Not the simulator: a program that offers `--sim` registers that connector itself.
         .target(
-            name: "McuMgrTools",
+            name: "McuMgrConnection",
             dependencies: [
-                "McuMgr", "SMPSerial", "SMP", "SMPUDP", "SMPBLE", "BLEHost", "GATT", "SMPSimulator", "McuBoot", "Hex",
+                "SMP", "SMPUDP", "SMPSerial", "SMPBLE", "BLEHost", "GATT",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -194,7 +197,18 @@ let package = Package(
         .target(
             name: "McuMgrFleet",
             dependencies: [
-                "McuMgrTools", "McuMgr", "SMP", "SMPUDP", "McuBoot", "Hex",
+                "McuMgrConnection", "McuMgr", "SMP", "SMPUDP", "McuBoot",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // What programs on top of the library share with the CLI: image file arguments, progress text,
+        // tables, the fleet's displays and reports, errors → exit statuses.
+        .target(
+            name: "McuMgrTools",
+            dependencies: [
+                "McuMgrFleet", "McuMgrConnection", "McuMgr", "SMP", "McuBoot", "Hex",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -204,7 +218,7 @@ let package = Package(
         .executableTarget(
             name: "mcumgr",
             dependencies: [
-                "McuMgrTools", "McuMgrFleet", "McuMgr", "SMP", "SMPUDP", "McuBoot", "Hex",
+                "McuMgrTools", "McuMgrFleet", "McuMgrConnection", "McuMgr", "SMP", "SMPUDP", "SMPBLE", "SMPSimulator", "McuBoot", "Hex",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -280,21 +294,29 @@ let package = Package(
         ),
         .testTarget(
             name: "McuMgrToolsTests",
-            dependencies: ["McuMgrTools", "McuMgr", "SMPSimulator", "SMPUDP", "SMP", "McuBoot", "SMPTestSupport", "Hex"],
+            dependencies: ["McuMgrTools", "McuMgrConnection", "McuMgr", "SMPUDP", "SMP", "McuBoot", "SMPTestSupport", "Hex"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "McuMgrConnectionTests",
+            dependencies: [
+                "McuMgrConnection", "McuMgr", "SMPSimulator", "SMPUDP", "SMPSerial", "SMPBLE", "SMP", "SMPTestSupport", "SMPTestTraits",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "BLEHostTests", dependencies: ["BLEHost", "GATT"], swiftSettings: strict),
         .testTarget(
             name: "McuMgrFleetTests",
             dependencies: [
-                "McuMgrFleet", "McuMgrTools", "McuMgr", "SMPSimulator", "SMPUDP", "SMP", "McuBoot", "SMPTestSupport", "SMPTestTraits",
+                "McuMgrFleet", "McuMgrTools", "McuMgrConnection", "McuMgr", "SMPSimulator", "SMPUDP", "SMP", "McuBoot", "SMPTestSupport", "SMPTestTraits",
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "InteropTests",
             dependencies: [
-                "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "McuMgr", "McuMgrTools", "BLEHost", "GATT", "SMPBLE", "SMPTestSupport",
+                "SMPSimulator", "SMPUDP", "SMP", "CBOR", "McuBoot", "McuMgr", "McuMgrTools", "McuMgrConnection", "BLEHost", "GATT", "SMPBLE", "SMPTestSupport",
                 "SMPTestTraits", "Hex",
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -59,13 +59,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "fleet-upgrade",
-            dependencies: mcumgr("McuMgrFleet", "McuMgrTools", "McuMgr", "McuBoot", "SMP", "SMPUDP", "SMPTestSupport")
+            dependencies: mcumgr("McuMgrFleet", "McuMgrTools", "McuMgrConnection", "McuMgr", "McuBoot", "SMP", "SMPUDP", "SMPTestSupport")
                 + [argumentParser, logging],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "hci-bumble-throughput",
-            dependencies: mcumgr("McuMgr", "McuBoot", "McuMgrTools", "SMP", "SMPTestSupport") + [argumentParser, logging],
+            dependencies: mcumgr("McuMgr", "McuBoot", "McuMgrConnection", "SMP", "SMPTestSupport") + [argumentParser, logging],
             swiftSettings: strict
         ),
     ]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import McuMgr
+import McuMgrConnection
 import McuMgrTools
 
 extension MCUmgr {

@@ -1,4 +1,5 @@
 import Logging
+import McuMgrConnection
 import McuMgrTools
 import SMP
 
@@ -50,6 +51,6 @@ extension GlobalOptions {
                 ? "mcumgr: talking to the built-in simulated device (--sim)"
                 : "mcumgr: no connection named: talking to the built-in simulated device (--sim); use --udp HOST[:PORT] or -c NAME for a real one")
         }
-        return try await ConnectionFactory.standard.withClient(spec, options: connectionOptions, body)
+        return try await ConnectionFactory.mcumgr.withClient(spec, options: connectionOptions, body)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import McuMgrFleet
+import McuMgrConnection
 import McuMgrTools
 import SMP
 
@@ -63,9 +64,9 @@ struct FleetOptions: ParsableArguments {
     /// The concurrency the options ask for.
     var fleetConcurrency: FleetConcurrency { FleetConcurrency(limit: concurrency) }
 
-    /// How every device is reached: the standard transports with the options' timing.
+    /// How every device is reached: `mcumgr`'s transports (the built-in simulator too) with the options' timing.
     var connector: FleetConnector {
-        FleetConnector(options: ConnectionOptions(
+        FleetConnector(factory: .mcumgr, options: ConnectionOptions(
             maximumPacketSize: mtu,
             clientConfiguration: SMPClient.Configuration(timeout: .seconds(timeout ?? 5), retries: 2),
             logger: Logger(label: "smp")))

@@ -6,6 +6,7 @@ import Foundation
 #endif
 import McuMgr
 import McuMgrFleet
+import McuMgrConnection
 import McuMgrTools
 
 extension MCUmgr {

@@ -1,5 +1,7 @@
 import ArgumentParser
+import McuMgrConnection
 import McuMgrTools
+import SMPBLE
 
 extension BLEAddressType: ExpressibleByArgument {}
 extension BLESecurity: ExpressibleByArgument {}

@@ -1,5 +1,7 @@
 import ArgumentParser
 import McuBoot
+import McuMgr
+import McuMgrConnection
 import McuMgrTools
 
 extension MCUmgr.Image {

@@ -1,3 +1,4 @@
+import McuMgrConnection
 import McuMgrTools
 
 /// Where a command's result goes: a human-readable text on standard output, or, with `--json`,

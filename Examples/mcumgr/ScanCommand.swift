@@ -1,4 +1,5 @@
 import ArgumentParser
+import McuMgrConnection
 import McuMgrTools
 
 extension MCUmgr {

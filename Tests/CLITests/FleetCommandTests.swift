@@ -128,6 +128,18 @@ struct FleetCommandTests {
         #expect(run.stdout.contains("0 upgraded, 0 unchanged, 2 failed"), "\(run)")
     }
 
+    @Test("`sim` lines of a devices file are built-in simulated devices (mcumgr registers that connector with its factory)")
+    func simulatedDevices() async throws {
+        let devices = CLI.temporaryDirectory().appendingPathComponent("devices.txt").path
+        try Data("sim left\ntype=sim right\n".utf8).write(to: URL(fileURLWithPath: devices))
+        let list = try await CLI.mcumgr(["fleet", "list", "--devices", devices, "--json"])
+        Expect.success(list)
+        let listed = try #require(try list.json()["devices"] as? [[String: Any]])
+        #expect(listed.map { $0["name"] as? String } == ["left", "right"])
+        #expect(listed.map { $0["connection"] as? String } == ["sim", "sim"])
+        #expect(listed.map { $0["version"] as? String } == ["1.0.0", "1.0.0"], "\(list)")
+    }
+
     @Test("usage errors: no devices named, a bad devices file line, a missing devices file, bad upgrade options")
     func usageErrors() async throws {
         let image = try await TestImages.make(version: "2.0.0", payloadSize: 4 * 1024, seed: 25)

@@ -1,4 +1,5 @@
 import McuMgrFleet
+import McuMgrConnection
 import McuMgrTools
 import SMPUDP
 import Testing

@@ -2,6 +2,7 @@ import Logging
 import McuBoot
 import McuMgr
 import McuMgrFleet
+import McuMgrConnection
 import McuMgrTools
 import SMP
 import SMPSimulator

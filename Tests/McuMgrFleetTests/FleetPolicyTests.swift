@@ -1,5 +1,6 @@
 import McuMgr
 import McuMgrFleet
+import McuMgrConnection
 import McuMgrTools
 import SMP
 import SMPSimulator

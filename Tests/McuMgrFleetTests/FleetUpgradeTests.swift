@@ -1,6 +1,7 @@
 import Foundation
 import McuMgr
 import McuMgrFleet
+import McuMgrConnection
 import McuMgrTools
 import SMP
 import SMPSimulator

@@ -1,5 +1,6 @@
 import McuBoot
 import McuMgr
+import McuMgrConnection
 import McuMgrTools
 import SMP
 import SMPUDP
@@ -67,12 +68,15 @@ struct ExitStatusTests {
     func local() {
         #expect(CommandFailure(ConnectionStringError.unknownType("x") as any Error) == CommandFailure(.usage, "unknown connection type 'x'; use udp, ble or sim"))
         #expect(CommandFailure(ConnectionError.transportUnavailable(.hci) as any Error) == CommandFailure(
-            .transport, "Bluetooth LE over HCI is not available in this build of mcumgr; use --udp HOST[:PORT], or --sim to try the built-in simulator"))
+            .transport, "Bluetooth LE over HCI is not available: no connector for it is registered with this connection factory"))
         #expect(CommandFailure(ConnectionError.connectFailed(.udp(UDPEndpoint(host: "h", port: 1)), reason: .unreachable("no")) as any Error)
             == CommandFailure(.transport, "cannot reach h:1 over UDP: cannot reach the device: no"))
         #expect(CommandFailure(InputFileError.missing("a.bin") as any Error) == CommandFailure(.input, "no such file: a.bin; check the path"))
         #expect(CommandFailure(McuBootError.missingHash as any Error).status == .input)
         #expect(CommandFailure(ProfileStoreError.unwritable(path: "p", reason: "r") as any Error).status == .input)
+        #expect(CommandFailure(ProfileStoreError.unreadable(path: "p", reason: "r") as any Error).status == .input)
+        #expect(CommandFailure(ProfileStoreError.newerVersion(path: "p", version: 2) as any Error).status == .input)
+        #expect(CommandFailure(ProfileStoreError.notFound(name: "x", path: nil) as any Error).status == .usage)
         #expect(CommandFailure(FileDownloadError.tooLarge(name: "/f", length: 10, limit: 5) as any Error).status == .device)
         #expect(CommandFailure(FileDownloadError.destination(path: "/x", reason: "r") as any Error).status == .input)
         #expect(CommandFailure(FileDownloadError.smp(.timeout(group: .fs, command: 0, attempts: 1)) as any Error).status == .transport)

@@ -1,6 +1,7 @@
 import Foundation
 import Hex
 import McuBoot
+import McuMgr
 import McuMgrTools
 import SMPTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import McuMgr
+import McuMgrConnection
 import McuMgrTools
 import Testing
 

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import McuBoot
 import McuMgr
+import McuMgrConnection
 import McuMgrFleet
 import McuMgrTools
 import SMP

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import McuBoot
 import McuMgr
-import McuMgrTools
+import McuMgrConnection
 import SMP
 import SMPTestSupport
 

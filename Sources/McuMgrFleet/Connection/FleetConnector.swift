@@ -1,4 +1,4 @@
-import McuMgrTools
+import McuMgrConnection
 import SMP
 
 /// How a fleet reaches its devices: the connection factory (its registered transports), the
@@ -15,8 +15,8 @@ public struct FleetConnector: Sendable {
     /// Where `profile` targets are looked up.
     public var profiles: ProfileStore
 
-    /// Makes a connector; by default the standard transports, default session options and the
-    /// profiles file the environment names.
+    /// Makes a connector; by default the standard transports (a `sim` device needs a `factory` with
+    /// a simulator connector registered), default session options and the profiles file the environment names.
     public init(
         factory: ConnectionFactory = .standard, options: ConnectionOptions = ConnectionOptions(),
         profiles: ProfileStore = ProfileStore()

@@ -1,4 +1,4 @@
-import McuMgrTools
+import McuMgrConnection
 
 /// One device of a fleet: how to reach it and, optionally, a name people know it by.
 ///

@@ -1,4 +1,4 @@
-import McuMgrTools
+import McuMgrConnection
 import SMPUDP
 
 extension FleetDeviceList {

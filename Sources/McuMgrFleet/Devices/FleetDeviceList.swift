@@ -4,7 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 import McuBoot
-import McuMgrTools
+import McuMgr
+import McuMgrConnection
 
 /// Reads the devices file of a fleet upgrade: one device a line (documented in the DevicesFile
 /// article).

@@ -1,5 +1,5 @@
 import McuMgr
-import McuMgrTools
+import McuMgrConnection
 import SMP
 
 /// What a fleet upgrade would do, device by device, with nothing changed: each device's

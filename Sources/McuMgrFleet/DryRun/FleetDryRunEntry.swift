@@ -1,5 +1,5 @@
 import McuMgr
-import McuMgrTools
+import McuMgrConnection
 import SMP
 
 /// What the upgrade would do on one device.

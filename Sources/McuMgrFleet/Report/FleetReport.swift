@@ -1,9 +1,7 @@
 import McuMgr
-import McuMgrTools
 import SMP
 
-/// The end of a fleet upgrade: how each device ended, why the fleet stopped (if it did), and the
-/// exit status a tool should give.
+/// The end of a fleet upgrade: how each device ended and why the fleet stopped (if it did).
 public struct FleetReport: Sendable {
     /// One entry per device, in fleet order.
     public let devices: [FleetDeviceResult]
@@ -33,21 +31,6 @@ public struct FleetReport: Sendable {
 
     /// Image bytes uploaded across the fleet.
     public var bytesUploaded: Int { devices.reduce(0) { $0 + ($1.outcome.report?.bytesUploaded ?? 0) } }
-
-    /// The exit status: 0 when every device ended upgraded or unchanged; 130 when cancelled; 3 when
-    /// devices failed and none was ever reached (no device answered); else 1.
-    public var exitStatus: ExitStatus {
-        if succeeded { return .success }
-        if stopReason == .cancelled { return .interrupted }
-        let reachedAny = devices.contains { result in
-            switch result.outcome {
-            case .upgraded, .unchanged: return true
-            case .failed(let failure): return failure.reachedDevice
-            case .notStarted: return false
-            }
-        }
-        return reachedAny || failed.isEmpty ? .device : .transport
-    }
 }
 
 /// How one device of a fleet ended.

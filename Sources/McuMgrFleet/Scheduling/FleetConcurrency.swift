@@ -1,4 +1,4 @@
-import McuMgrTools
+import McuMgrConnection
 
 /// How many devices a fleet works on at once: an overall limit, and one lane per shared radio or
 /// port, because devices behind one Bluetooth adapter or one serial port take turns.

@@ -1,4 +1,4 @@
-import McuMgrTools
+import McuMgrConnection
 
 /// A fleet device whose connection is known, with the lane it takes turns in.
 struct FleetSlotItem: Sendable {

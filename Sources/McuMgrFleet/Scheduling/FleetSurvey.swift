@@ -1,4 +1,4 @@
-import McuMgrTools
+import McuMgrConnection
 import Synchronization
 
 /// Reads every device of a fleet once, within a ``FleetConcurrency``: the shared part of a dry

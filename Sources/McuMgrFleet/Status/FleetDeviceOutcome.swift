@@ -1,5 +1,5 @@
 import McuMgr
-import McuMgrTools
+import McuMgrConnection
 import SMP
 
 /// How a device ended in a fleet upgrade.
@@ -147,16 +147,24 @@ public struct FleetFailure: Error, Sendable, CustomStringConvertible {
 
     /// `failed in state upload: <the error>`.
     public var description: String { "failed in state \(phase): \(cause)" }
+}
 
-    /// The exit status `mcumgr` would give this failure alone.
-    public var commandFailure: CommandFailure {
-        switch reason {
-        case .connection(let error): return CommandFailure(error)
-        case .profile(let error): return CommandFailure(error)
-        case .connectionString(let error): return CommandFailure(error)
-        case .upgrade(let error): return CommandFailure(error)
-        case .session(let error): return CommandFailure(error)
-        case .unhealthy(let why): return CommandFailure(.device, why)
+extension FleetDeviceOutcome: CustomStringConvertible {
+    /// `upgraded (262696 bytes in 1.23 s, 1 reset)`, `unchanged (already running the images)`,
+    /// `failed in state upload: …` or `not started (canary device dev-0 failed)`.
+    public var description: String {
+        switch self {
+        case .upgraded(let report):
+            let resets = report.resets == 1 ? "1 reset" : "\(report.resets) resets"
+            guard !report.uploadedImages.isEmpty else { return "upgraded (the images were on the device; \(resets))" }
+            return "upgraded (\(report.bytesUploaded) bytes in \(TextFormat.fixed(report.uploadDuration.seconds, 2)) s, "
+                + "\(TextFormat.rate(report.averageBytesPerSecond)), \(resets))"
+        case .unchanged:
+            return "unchanged (already running the images)"
+        case .failed(let failure):
+            return failure.description
+        case .notStarted(let reason):
+            return "not started (\(reason))"
         }
     }
 }

@@ -1,6 +1,6 @@
 import Logging
 import McuMgr
-import McuMgrTools
+import McuMgrConnection
 import SMP
 
 /// One device's part of a fleet upgrade: attempts with back-off between them, each a fresh

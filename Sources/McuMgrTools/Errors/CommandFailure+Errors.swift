@@ -1,5 +1,6 @@
 import McuBoot
 import McuMgr
+import McuMgrConnection
 import SMP
 
 // The one mapping from the errors of the library to exit statuses and messages:

@@ -1,4 +1,5 @@
 import McuBoot
+import McuMgr
 
 /// Public keys from key files, and the signature check that runs before an image is sent.
 public enum SignatureKeyFiles {

@@ -1,4 +1,5 @@
 import McuMgr
+import McuMgrConnection
 import SMP
 
 /// The tables `mcumgr` prints for device answers other than the image list (which is ``ImageTable``).

@@ -5,6 +5,7 @@ import GATT
 import Logging
 import McuBoot
 import McuMgr
+import McuMgrConnection
 import McuMgrTools
 import SMP
 import SMPBLE
@@ -17,7 +18,7 @@ import Testing
 struct BumbleHostTests {
     static let smpService = BluetoothUUID(string: "8D53DC1D-1DB7-4CD3-868B-8A527460AA84")!
 
-    /// A session through the tools library's `.hci` connector, as `mcumgr --hci … --ble NAME` makes it.
+    /// A session through the connection library's `.hci` connector, as `mcumgr --hci … --ble NAME` makes it.
     static func connect(_ rig: BumbleRig, peer: BLEPeer? = nil, timeout: Duration = .seconds(5)) async throws -> DeviceConnection {
         let logger = BumbleRig.quiet
         let spec = ConnectionSpec.ble(BLEConnectionParameters(peer: peer ?? .name(rig.peripheralName), controller: rig.controller))

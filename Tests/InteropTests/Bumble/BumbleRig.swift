@@ -2,7 +2,7 @@ import BLEHost
 import Foundation
 import SMPTestSupport
 import Logging
-import McuMgrTools
+import SMPBLE
 
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,5 @@
+import SMPBLE
+
 /// A device a Bluetooth LE scan found advertising the SMP service.
 public struct DeviceScanResult: Sendable, Hashable {
     /// Its address, `AA:BB:CC:DD:EE:FF`.

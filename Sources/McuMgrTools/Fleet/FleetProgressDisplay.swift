@@ -1,5 +1,5 @@
 import McuMgr
-import McuMgrTools
+import McuMgrFleet
 import SMP
 
 /// Shows a fleet upgrade as it runs: on a terminal, a table with one line per device (a bar,

@@ -1,8 +1,9 @@
+import SMPBLE
 import SMPUDP
 
 // Reading a ConnectionSpec from what users type: `--udp`, `--ble` and Go mcumgr's
 // `--conntype TYPE --connstring STRING` (also the form profiles are saved in). The grammar of
-// each connection string is documented in the McuMgrTools catalog (ConnectionStrings.md).
+// each connection string is documented in the McuMgrConnection catalog (ConnectionStrings.md).
 
 extension UDPEndpoint {
     /// Parses a device's address for a client: as `UDPEndpoint(_:)`, ignoring trailing spaces and refusing port 0.

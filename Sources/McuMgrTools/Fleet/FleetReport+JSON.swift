@@ -1,5 +1,5 @@
 import McuMgr
-import McuMgrTools
+import McuMgrFleet
 import SMP
 
 extension FleetReport: Encodable {

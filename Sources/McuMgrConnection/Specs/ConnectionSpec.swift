@@ -1,3 +1,4 @@
+import SMPBLE
 import SMPUDP
 
 /// How to reach a device: a transport kind and its parameters, parsed from command-line options,
@@ -76,24 +77,6 @@ public struct BLEConnectionParameters: Sendable, Hashable {
     }
 }
 
-/// A Bluetooth LE device as a user names it.
-public enum BLEPeer: Sendable, Hashable {
-    /// A device address, six hex bytes with colons, upper case: `AA:BB:CC:DD:EE:FF`.
-    case address(String)
-    /// The name the device advertises.
-    case name(String)
-    /// The first device a scan finds that advertises the SMP service.
-    case scan
-}
-
-/// The type of a Bluetooth LE device address.
-public enum BLEAddressType: String, Sendable, Hashable, CaseIterable {
-    /// A public (IEEE-assigned) address.
-    case `public`
-    /// A random (static or private) address.
-    case random
-}
-
 /// A Bluetooth LE link's security level, as BlueZ's `BT_SECURITY` names it.
 public enum BLESecurity: String, Sendable, Hashable, CaseIterable {
     /// No encryption.
@@ -102,25 +85,6 @@ public enum BLESecurity: String, Sendable, Hashable, CaseIterable {
     case medium
     /// Encrypted, authenticated pairing.
     case high
-}
-
-/// An HCI controller for our own LE host: `tcp:HOST:PORT`, `serial:PATH[@BAUD]` or `user:N`.
-public enum HCIController: Sendable, Hashable, CustomStringConvertible {
-    /// A virtual controller over TCP (e.g. bumble's), at `host` and `port`.
-    case tcp(host: String, port: Int)
-    /// A UART controller (e.g. Nordic's `hci_uart` firmware); `baudRate` `nil` for the transport's default.
-    case serial(path: String, baudRate: Int?)
-    /// The Linux HCI user channel of adapter `index` (`hci0` is 0); the adapter must be down.
-    case userChannel(index: Int)
-
-    /// The controller in its connection-string form, e.g. `tcp:127.0.0.1:9001`.
-    public var description: String {
-        switch self {
-        case .tcp(let host, let port): return "tcp:" + UDPEndpoint(host: host, port: port).description
-        case .serial(let path, let baud): return "serial:\(path)" + (baud.map { "@\($0)" } ?? "")
-        case .userChannel(let index): return "user:\(index)"
-        }
-    }
 }
 
 /// Which serial port to open, and how.

@@ -71,8 +71,8 @@ public struct ProfileStore: Sendable {
     }
 }
 
-/// Why the profiles file could not be used. ``CommandFailure`` maps a missing profile to exit
-/// status 2 (usage) and the rest to 4 (input file).
+/// Why the profiles file could not be used. `mcumgr` reports a missing profile as a usage error
+/// (exit status 2) and the rest as input-file errors (4).
 public enum ProfileStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file exists but is not a profiles file.
     case unreadable(path: String, reason: String)

@@ -2,19 +2,26 @@ import BLEHost
 import GATT
 import Logging
 import SMP
-import SMPBLE
 import Synchronization
 
 /// Our own LE host on one HCI controller, for one device: opens the controller on first use,
 /// finds the device (by address, by name, or the first that advertises the SMP service), and makes
 /// a new ATT bearer on every (re)connection. ``HCIBLETransport`` closes it with the transport.
-final class HCISession: Sendable {
-    /// The controller and the device, as the connection string named them.
-    let controller: HCIController
-    let peer: BLEPeer
-    let addressType: BLEAddressType?
-    /// How long finding and connecting to the device may take.
-    let scanTimeout: Duration
+///
+/// ```swift
+/// let session = HCISession(controller: .tcp(host: "127.0.0.1", port: 9001), peer: .name("smp-sim"))
+/// let transport = HCIBLETransport(session: session)
+/// try await transport.connect()
+/// ```
+public final class HCISession: Sendable, CustomStringConvertible {
+    /// The controller the host runs on.
+    public let controller: HCIController
+    /// The device: by address, by advertised name, or the first that advertises the SMP service.
+    public let peer: BLEPeer
+    /// The address's type when known (no scan is needed for an address then).
+    public let addressType: BLEAddressType?
+    /// How long finding the device may take.
+    public let scanTimeout: Duration
     private let clock: SMPClock
     private let logger: Logger
     private let state = Mutex<State>(State())
@@ -27,7 +34,11 @@ final class HCISession: Sendable {
         var closed = false
     }
 
-    init(controller: HCIController, peer: BLEPeer, addressType: BLEAddressType?, scanTimeout: Duration, clock: SMPClock, logger: Logger) {
+    /// Makes a session; nothing is opened until the first bearer or scan.
+    public init(
+        controller: HCIController, peer: BLEPeer, addressType: BLEAddressType? = nil, scanTimeout: Duration = .seconds(10),
+        clock: SMPClock = .continuous, logger: Logger = Logger(label: "smp.ble")
+    ) {
         self.controller = controller
         self.peer = peer
         self.addressType = addressType
@@ -36,11 +47,11 @@ final class HCISession: Sendable {
         self.logger = logger
     }
 
-    /// What the session connects to, for messages: `smp-sim via tcp:127.0.0.1:9001`.
-    var description: String { "\(BLEPeerSearch.describe(peer)) via \(controller)" }
+    /// What the session connects to, for messages: `the SMP device named 'smp-sim' via tcp:127.0.0.1:9001`.
+    public var description: String { "\(BLEPeerSearch.describe(peer)) via \(controller)" }
 
     /// The security the device asked for that the host cannot give, seen on the last connection.
-    var securityRequired: String? { state.withLock { $0.connection?.securityRequired } }
+    public var securityRequired: String? { state.withLock { $0.connection?.securityRequired } }
 
     /// Opens (once) the controller and its host.
     func host() async throws(BLEError) -> LEHost {
@@ -82,7 +93,7 @@ final class HCISession: Sendable {
     }
 
     /// Finds the device (once; reconnections reuse its address) and connects: a fresh ATT bearer.
-    func makeBearer() async throws(BLEError) -> any ATTBearer {
+    public func makeBearer() async throws(BLEError) -> any ATTBearer {
         let host = try await host()
         let address = try await resolve(host)
         do {
@@ -118,7 +129,7 @@ final class HCISession: Sendable {
     }
 
     /// The devices advertising the SMP service, each once, from a scan of `duration`.
-    func scan(for duration: Duration) async throws(BLEError) -> [LEScanResult] {
+    public func scan(for duration: Duration) async throws(BLEError) -> [LEScanResult] {
         let host = try await host()
         do {
             return try await host.scan(for: duration, service: BLETransport.serviceUUID)
@@ -127,8 +138,8 @@ final class HCISession: Sendable {
         }
     }
 
-    /// Disconnects and closes the controller.
-    func close() async {
+    /// Disconnects and closes the controller; later bearers and scans fail.
+    public func close() async {
         let host = state.withLock { s -> LEHost? in
             s.closed = true
             defer { s.host = nil }

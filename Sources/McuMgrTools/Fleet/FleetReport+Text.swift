@@ -1,6 +1,5 @@
 import McuMgr
-import McuMgrTools
-import SMP
+import McuMgrFleet
 
 extension FleetReport {
     /// How many devices not started are named one by one in ``summary``; the rest are counted.
@@ -41,25 +40,5 @@ extension FleetReport {
     /// `name (connection)`, or the connection alone for a device without a name.
     static func identity(_ device: FleetDevice) -> String {
         device.name.map { "\($0) (\(device.target))" } ?? device.target.description
-    }
-}
-
-extension FleetDeviceOutcome: CustomStringConvertible {
-    /// `upgraded (262696 bytes in 1.23 s, 1 reset)`, `unchanged (already running the images)`,
-    /// `failed in state upload: …` or `not started (canary device dev-0 failed)`.
-    public var description: String {
-        switch self {
-        case .upgraded(let report):
-            let resets = report.resets == 1 ? "1 reset" : "\(report.resets) resets"
-            guard !report.uploadedImages.isEmpty else { return "upgraded (the images were on the device; \(resets))" }
-            return "upgraded (\(report.bytesUploaded) bytes in \(TextFormat.fixed(report.uploadDuration.seconds, 2)) s, "
-                + "\(TextFormat.rate(report.averageBytesPerSecond)), \(resets))"
-        case .unchanged:
-            return "unchanged (already running the images)"
-        case .failed(let failure):
-            return failure.description
-        case .notStarted(let reason):
-            return "not started (\(reason))"
-        }
     }
 }

@@ -1,4 +1,5 @@
-import McuMgrTools
+import McuMgrConnection
+import SMPBLE
 import SMPUDP
 import Testing
 

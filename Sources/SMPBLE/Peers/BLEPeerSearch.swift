@@ -1,9 +1,7 @@
-import SMPBLE
-
-/// How a `--ble` device is found, the same through BlueZ (``BlueZPeerResolver``) and through our
-/// own LE host (``HCISession``): at the address given with its type, or by the advertisement a
-/// scan must find (which also tells an address's type).
-enum BLEPeerSearch: Sendable {
+/// How a `--ble` device is found, the same through BlueZ (McuMgrConnection's BlueZ connector) and
+/// through our own LE host (``HCISession``): at the address given with its type, or by the
+/// advertisement a scan must find (which also tells an address's type).
+package enum BLEPeerSearch: Sendable {
     /// The address (six bytes, most significant first) and its type are given: no scan.
     case address([UInt8], BLEAddressType)
     /// A scan finds the device: the advertisement `matches` accepts by address and name. `what`
@@ -12,7 +10,7 @@ enum BLEPeerSearch: Sendable {
     case scan(what: String, smpServiceOnly: Bool, matches: @Sendable (_ address: [UInt8], _ name: String?) -> Bool)
 
     /// The search for `peer`; an address that is not one fails with ``BLEError/invalidAddress(_:)``.
-    init(_ peer: BLEPeer, addressType: BLEAddressType?) throws(BLEError) {
+    package init(_ peer: BLEPeer, addressType: BLEAddressType?) throws(BLEError) {
         switch peer {
         case .address(let text):
             guard let wanted = BluetoothDeviceAddress(text)?.bytes else { throw .invalidAddress("'\(text)' is not a device address") }
@@ -29,7 +27,7 @@ enum BLEPeerSearch: Sendable {
     }
 
     /// `peer` in messages: its address, `the SMP device named 'NAME'` or `the first SMP device found`.
-    static func describe(_ peer: BLEPeer) -> String {
+    package static func describe(_ peer: BLEPeer) -> String {
         switch peer {
         case .address(let text): return text
         case .name(let name): return "the SMP device named '\(name)'"
@@ -38,7 +36,7 @@ enum BLEPeerSearch: Sendable {
     }
 
     /// The failure of a scan that saw no advertisement from `what` (through `via`) within `duration`.
-    static func notFound(_ what: String, within duration: Duration, via: String) -> BLEError {
+    package static func notFound(_ what: String, within duration: Duration, via: String) -> BLEError {
         .hostDown("no advertisement from \(what) within \(duration) via \(via): is it advertising and in range?")
     }
 }

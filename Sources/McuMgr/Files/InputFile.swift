@@ -8,8 +8,8 @@ import Glibc
 #endif
 import McuBoot
 
-/// Reading the local files a command works on, with typed errors
-/// (``CommandFailure`` maps them all to exit status 4).
+/// Reading local files (images to upload, lists of devices), with typed errors
+/// (`mcumgr` reports them all as invalid input files, exit status 4).
 public enum InputFile {
     /// The largest file a command reads: 256 MiB, far past any firmware image or file a device holds.
     public static let maximumSize = 256 << 20

@@ -1,6 +1,6 @@
 /// Why a connection option, connection string or profile could not be read as a ``ConnectionSpec``.
 ///
-/// Each case's ``description`` says what was expected; ``CommandFailure`` maps every case to exit status 2 (usage).
+/// Each case's ``description`` says what was expected; `mcumgr` reports every case as a usage error (exit status 2).
 public enum ConnectionStringError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `--udp` was given something other than `HOST[:PORT]` or `[IPv6]:PORT` (port 1–65535).
     case invalidUDPOption(String)

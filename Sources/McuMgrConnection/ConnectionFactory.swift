@@ -3,9 +3,9 @@ import SMP
 
 /// Turns a ``ConnectionSpec`` into a connected transport and an `SMPClient` on it.
 ///
-/// One connector is registered per ``TransportKind``. ``standard`` holds every transport of this
-/// build (see StandardConnectors.swift); a kind without a connector fails with
-/// ``ConnectionError/transportUnavailable(_:)``. A transport plugs in with one entry:
+/// One connector is registered per ``TransportKind``. ``standard`` holds UDP, serial and both
+/// Bluetooth LE kinds; a kind without a connector (the built-in simulator, unless a program
+/// registers it) fails with ``ConnectionError/transportUnavailable(_:)``. A transport plugs in with one entry:
 ///
 /// ```swift
 /// var factory = ConnectionFactory()
@@ -129,21 +129,20 @@ public struct DeviceConnection: Sendable {
     }
 }
 
-/// Why a connection could not be made. ``CommandFailure`` maps every case to exit status 3.
+/// Why a connection could not be made; `mcumgr` reports every case as a transport error (exit status 3).
 public enum ConnectionError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// No connector for this kind of transport in this build.
+    /// No connector for this kind of transport is registered with the factory.
     case transportUnavailable(TransportKind)
     /// The transport could not be brought up.
     case connectFailed(ConnectionSpec, reason: SMPTransportError)
     /// A connector was handed a spec of another kind (a registration mistake).
     case unsupported(ConnectionSpec)
 
-    /// What failed, and what to use instead.
+    /// What failed, and why.
     public var description: String {
-        let alternatives = "use --udp HOST[:PORT], or --sim to try the built-in simulator"
         switch self {
         case .transportUnavailable(let kind):
-            return "\(kind) is not available in this build of mcumgr; \(alternatives)"
+            return "\(kind) is not available: no connector for it is registered with this connection factory"
         case .connectFailed(.udp(let endpoint), let reason):
             return "cannot reach \(endpoint) over UDP: \(reason)"
         case .connectFailed(.simulator, let reason):

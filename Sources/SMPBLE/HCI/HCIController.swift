@@ -1,0 +1,18 @@
+/// An HCI controller for our own LE host: `tcp:HOST:PORT`, `serial:PATH[@BAUD]` or `user:N`.
+public enum HCIController: Sendable, Hashable, CustomStringConvertible {
+    /// A virtual controller over TCP (e.g. bumble's), at `host` and `port`.
+    case tcp(host: String, port: Int)
+    /// A UART controller (e.g. Nordic's `hci_uart` firmware); `baudRate` `nil` for the transport's default.
+    case serial(path: String, baudRate: Int?)
+    /// The Linux HCI user channel of adapter `index` (`hci0` is 0); the adapter must be down.
+    case userChannel(index: Int)
+
+    /// The controller in its connection-string form, e.g. `tcp:127.0.0.1:9001` (an IPv6 host in brackets).
+    public var description: String {
+        switch self {
+        case .tcp(let host, let port): return host.contains(":") ? "tcp:[\(host)]:\(port)" : "tcp:\(host):\(port)"
+        case .serial(let path, let baud): return "serial:\(path)" + (baud.map { "@\($0)" } ?? "")
+        case .userChannel(let index): return "user:\(index)"
+        }
+    }
+}
