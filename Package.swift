@@ -225,6 +225,13 @@ let package = Package(
             path: "Examples/mcumgr",
             swiftSettings: strict
         ),
+        // The README's library example, verbatim (a test keeps the two the same).
+        .executableTarget(
+            name: "library-quickstart",
+            dependencies: ["McuMgr", "McuMgrConnection"],
+            path: "Examples/library-quickstart",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "mcumgr-sim",
             dependencies: [
@@ -323,6 +330,8 @@ let package = Package(
             exclude: ["Peers"],
             swiftSettings: strict
         ),
+        // The README's example and docs/architecture.md's layer table against the sources.
+        .testTarget(name: "DocumentationTests", swiftSettings: strict),
         .testTarget(
             name: "CLITests",
             dependencies: ["SMPSimulator", "McuBoot", "SMP", "SMPTestSupport"],
