@@ -19,12 +19,12 @@ struct IndefiniteLengthTests {
         #expect(Array(state.dropFirst(8).prefix(10)) == [0xbf, 0x66] + Array("images".utf8) + [0x9f, 0xbf])
         await link.close()
 
-        let f = await Fixture.make(configuration: c)
-        defer { Task { await f.close() } }
-        let list = try await f.request(.read, .image, 0)
-        #expect(list["images"]?.arrayValue?.count == 2)
-        let image = MCUbootImageMaker.make(version: ImageVersion(2, 0, 0), payloadSize: 5000)
-        #expect(try await f.upload(image)["match"]?.boolValue == true)
-        #expect(try await f.error(.write, .image, 0, .textMap(["hash": .bytes([UInt8](repeating: 1, count: 32))])) == .image(.hashNotFound))
+        try await withClosing(await Fixture.make(configuration: c), close: { await $0.close() }) { (f) async throws in
+            let list = try await f.request(.read, .image, 0)
+            #expect(list["images"]?.arrayValue?.count == 2)
+            let image = MCUbootImageMaker.make(version: ImageVersion(2, 0, 0), payloadSize: 5000)
+            #expect(try await f.upload(image)["match"]?.boolValue == true)
+            #expect(try await f.error(.write, .image, 0, .textMap(["hash": .bytes([UInt8](repeating: 1, count: 32))])) == .image(.hashNotFound))
+        }
     }
 }

@@ -4,6 +4,7 @@ import McuMgr
 import SMP
 import SMPSimulator
 import SMPUDP
+import SMPTestSupport
 import Testing
 
 @Suite("Managers over UDP")
@@ -12,23 +13,24 @@ struct UDPSmokeTests {
     func clientPortIsNotShared() async throws {
         let transport = UDPTransport(host: "127.0.0.1", port: 9)
         try await transport.connect()
-        defer { Task { await transport.close() } }
-        let port = try #require(transport.localAddress?.port)
-        let other = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        #expect(other >= 0)
-        defer { close(other) }
-        var yes: Int32 = 1
-        setsockopt(other, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr = in_addr(s_addr: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(other, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        try await withClosing(transport, close: { await $0.close() }) { (transport) async throws in
+            let port = try #require(transport.localAddress?.port)
+            let other = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+            #expect(other >= 0)
+            defer { close(other) }
+            var yes: Int32 = 1
+            setsockopt(other, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr = in_addr(s_addr: 0)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(other, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            let failure = errno
+            #expect(bound == -1)
+            #expect(failure == EADDRINUSE)
         }
-        let failure = errno
-        #expect(bound == -1)
-        #expect(failure == EADDRINUSE)
     }
 
     /// Serves a simulated device on `host` and runs `body` with a session to it over UDP; closes
