@@ -82,7 +82,7 @@ extension UploadRun {
             logger.debug("chunk at \(chunk.offset) timed out; resending from \(acknowledged)")
             if chunk.isFirst { return }
             restart(from: acknowledged)
-        case .device(.status(let code, _)) where code == .noMemory || code == .busy:
+        case .device(let answer) where answer.isRefusalForLackOfRoom:
             // The session narrowed its window, and holds this run back while the device needs.
             try countFailure(error)
             if !chunk.isFirst { restart(from: chunk.offset) }

@@ -124,7 +124,7 @@ public struct FleetFailure: Error, Sendable, CustomStringConvertible {
     private static func isTransient(_ error: SMPError) -> Bool {
         switch error {
         case .timeout, .transport, .invalidResponse, .closed: return true
-        case .device(let answer): return answer.status == .busy || answer.status == .noMemory || answer.status == .timeout
+        case .device(let answer): return answer.isRefusalForLackOfRoom || answer.status == .timeout
         case .requestTooLarge, .invalidRequest, .cancelled: return false
         }
     }

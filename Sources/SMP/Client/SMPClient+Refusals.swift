@@ -21,9 +21,8 @@ extension SMPClient {
 
     /// The refusal in a decoded answer, if it is one: `noMemory` or `busy`.
     static func refusal(in response: CBORValue) -> SMPReturnCode? {
-        guard case .status(let code, _)? = try? SMPDeviceError(response: response),
-              code == .noMemory || code == .busy else { return nil }
-        return code
+        guard let error = try? SMPDeviceError(response: response), error.isRefusalForLackOfRoom else { return nil }
+        return error.status
     }
 
     /// Reads an answer for a refusal where the session must see one (a pipelined request, or any
@@ -109,5 +108,13 @@ extension SMPClient {
         guard clock.now + wait < deadline else { return nil }
         logger.debug("the device is busy (\(code.name)); asking again in \(wait)")
         return wait
+    }
+}
+
+extension SMPDeviceError {
+    /// Whether the device refused for lack of room or because it was busy (`MGMT_ERR_ENOMEM`,
+    /// `MGMT_ERR_EBUSY`): the same request may succeed later.
+    public var isRefusalForLackOfRoom: Bool {
+        status == .noMemory || status == .busy
     }
 }
