@@ -51,7 +51,7 @@ enum SerialFixture {
             path: path, lineLength: lineLength, framing: framing, packetSize: packetSize))
         try await transport.connect()
         let client = SMPClient(
-            transport: transport, configuration: SMPClient.Configuration(timeout: .seconds(3), retries: 3, maximumInFlight: maximumInFlight),
+            transport: transport, configuration: SMPClient.Configuration(timeout: .seconds(10), retries: 3, maximumInFlight: maximumInFlight),
             logger: quiet)
         return (transport, client)
     }
