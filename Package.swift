@@ -158,7 +158,7 @@ let package = Package(
         .target(
             name: "McuMgr",
             dependencies: [
-                "SMP", "CBOR", "McuBoot", "Hex",
+                "SMP", "CBOR", "McuBoot", "Hex", "POSIXIO",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -185,7 +185,7 @@ let package = Package(
             name: "McuMgrTools",
             dependencies: [
                 "McuMgr", "SMPSerial", "SMP", "SMPUDP", "SMPBLE", "BLEHost", "GATT", "SMPSimulator", "McuBoot", "Hex",
-                .product(name: "Logging", package: "swift-log"),
+                "POSIXIO", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -215,7 +215,7 @@ let package = Package(
         .executableTarget(
             name: "mcumgr-sim",
             dependencies: [
-                "SMPSimulator", "SMPUDP", "SMP", "SMPSerial", "Hex",
+                "SMPSimulator", "SMPUDP", "SMP", "SMPSerial", "Hex", "POSIXIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
