@@ -10,7 +10,8 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "swift-mcumgr",
-    platforms: [.macOS(.v15)],
+    // The package supports Linux (Glibc, termios, pthreads, BlueZ, no Foundation in the CLI) and no
+    // other system: no `platforms` list, which would only set minimum versions of Apple systems.
     products: [
         .library(name: "Hex", targets: ["Hex"]),
         .library(name: "CBOR", targets: ["CBOR"]),

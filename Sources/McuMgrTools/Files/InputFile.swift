@@ -3,9 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
 import Glibc
-#endif
 import McuBoot
 
 /// Reading the local files a command works on, with typed errors
