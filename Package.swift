@@ -10,7 +10,8 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "swift-mcumgr",
-    platforms: [.macOS(.v15)],
+    // The package supports Linux (Glibc, termios, pthreads, BlueZ, no Foundation in the CLI) and no
+    // other system: no `platforms` list, which would only set minimum versions of Apple systems.
     products: [
         .library(name: "Hex", targets: ["Hex"]),
         .library(name: "CBOR", targets: ["CBOR"]),
@@ -59,9 +60,19 @@ let package = Package(
         // CBOR on libcbor.
         .target(name: "CBOR", dependencies: ["CCBOR", "Hex"], swiftSettings: strict),
 
-        // Threads of their own for polling loops and blocking calls (pthreads, not Foundation's
-        // Thread: the CLI loads no Foundation).
-        .target(name: "POSIXThreads", dependencies: ["CThreadName"], swiftSettings: strict),
+        // The one place for descriptors (as NIOPosix is for SwiftNIO): the polled-descriptor engine
+        // (its own thread, a wake-up pipe, bounded read-ahead, close-once) that serial, the HCI byte
+        // stream, the ATT SEQPACKET bearer and BlueZ's polls run on; the one write-all with its
+        // EINTR/EAGAIN policy; threads of their own (pthreads, not Foundation's Thread: the CLI loads
+        // no Foundation). NIOConcurrencyHelpers: the engine's lock, shared with its thread.
+        .target(
+            name: "POSIXIO",
+            dependencies: [
+                "CThreadName", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: strict
+        ),
         // pthread_setname_np, which Swift's Glibc module hides (_GNU_SOURCE).
         .target(name: "CThreadName"),
 
@@ -87,14 +98,10 @@ let package = Package(
         // Swift Testing traits over SMPTestSupport (test targets only: it links Testing).
         .target(name: "SMPTestTraits", dependencies: ["SMPTestSupport"], swiftSettings: strict),
 
-        // ATT and GATT client over an ATT bearer (knows nothing of SMP). NIOConcurrencyHelpers: the
-        // lock of the descriptor bearers' state, shared with their I/O thread (see PolledDescriptor).
+        // ATT and GATT client over an ATT bearer (knows nothing of SMP).
         .target(
             name: "GATT",
-            dependencies: [
-                "POSIXThreads", .product(name: "Logging", package: "swift-log"), .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ],
+            dependencies: ["POSIXIO", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
 
@@ -102,7 +109,7 @@ let package = Package(
         // and through our own LE host on an HCI controller (HCISession, HCIBLETransport).
         .target(
             name: "SMPBLE",
-            dependencies: ["SMP", "GATT", "BLEHost", "CBlueZ", "POSIXThreads", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SMP", "GATT", "BLEHost", "CBlueZ", "POSIXIO", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
 
@@ -112,7 +119,7 @@ let package = Package(
         .target(
             name: "BLEHost",
             dependencies: [
-                "GATT", "CBlueZ", "POSIXThreads", .product(name: "Logging", package: "swift-log"),
+                "GATT", "CBlueZ", "POSIXIO", .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
@@ -132,13 +139,8 @@ let package = Package(
         ),
 
         // Serial transport: Zephyr's console framing (base64, CRC16, 0x06 0x09 / 0x04 0x14) or raw
-        // SMP over a tty or pty, with termios set up through Glibc. NIOConcurrencyHelpers: the lock of
-        // the descriptor's state, shared with its polling thread (see SerialDescriptor).
-        .target(
-            name: "SMPSerial",
-            dependencies: ["SMP", "POSIXThreads", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
-            swiftSettings: strict
-        ),
+        // SMP over a tty or pty, with termios set up through Glibc.
+        .target(name: "SMPSerial", dependencies: ["SMP", "POSIXIO"], swiftSettings: strict),
 
         // posix_openpt/grantpt/unlockpt/ptsname_r, which Swift's Glibc module hides (_XOPEN_SOURCE).
         .target(name: "CPseudoTerminal"),
@@ -159,7 +161,7 @@ let package = Package(
         .target(
             name: "McuMgr",
             dependencies: [
-                "SMP", "CBOR", "McuBoot", "Hex",
+                "SMP", "CBOR", "McuBoot", "Hex", "POSIXIO",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -208,7 +210,7 @@ let package = Package(
         .target(
             name: "McuMgrTools",
             dependencies: [
-                "McuMgrFleet", "McuMgrConnection", "McuMgr", "SMP", "McuBoot", "Hex",
+                "McuMgrFleet", "McuMgrConnection", "McuMgr", "SMP", "McuBoot", "Hex", "POSIXIO",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -235,7 +237,7 @@ let package = Package(
         .executableTarget(
             name: "mcumgr-sim",
             dependencies: [
-                "SMPSimulator", "SMPUDP", "SMP", "SMPSerial", "Hex",
+                "SMPSimulator", "SMPUDP", "SMP", "SMPSerial", "Hex", "POSIXIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -244,7 +246,7 @@ let package = Package(
         ),
 
         // Tests.
-        .testTarget(name: "POSIXThreadsTests", dependencies: ["POSIXThreads"], swiftSettings: strict),
+        .testTarget(name: "POSIXIOTests", dependencies: ["POSIXIO", "SMPTestSupport"], swiftSettings: strict),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "SMPTestSupport", "SMPTestTraits"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "SMPTests",

@@ -1,11 +1,6 @@
 import Dispatch
-import Synchronization
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Synchronization
 
 /// Waits for a reason to stop: SIGINT or SIGTERM, or (when asked) the end of standard input.
 enum StopWaiter {

@@ -1,12 +1,7 @@
 import Dispatch
+import Glibc
 import McuMgrTools
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Turns the first SIGINT or SIGTERM into a call of `onInterrupt` (a fleet cancels, then prints
 /// its report); a second one ends the process at once with status 130.

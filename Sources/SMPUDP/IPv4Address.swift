@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A dotted-quad IPv4 address as a number, to count consecutive addresses: a fleet's devices
 /// on `127.0.0.2`, `127.0.0.3`, … (`mcumgr fleet --udp-range`, `mcumgr-sim --devices`).

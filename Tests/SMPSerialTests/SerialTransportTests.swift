@@ -138,7 +138,7 @@ struct SerialTransportTests {
         let pty = try PseudoTerminal.open()
         let server = try await SimulatorSerialServer.start(device: device, path: pty.slavePath)
         #expect(server.path == pty.slavePath)
-        let master = try SerialDescriptor(taking: pty.master, path: "pty master")
+        let master = try SerialLine(taking: pty.master, path: "pty master")
         let encoder = try ConsoleFrameEncoder()
         try await master.write(try encoder.encode(Self.echoRequest(sequence: 7)))
         var decoder = ConsoleFrameDecoder()

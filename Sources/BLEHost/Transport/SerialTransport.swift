@@ -1,9 +1,6 @@
-#if canImport(Glibc)
 import Glibc
-#endif
-import GATT
 import Logging
-import POSIXThreads
+import POSIXIO
 
 extension HCITransports {
     /// The baud rates a tty can be set to through termios.

@@ -1,9 +1,6 @@
-#if canImport(Glibc)
 import Glibc
-#endif
-import GATT
 import Logging
-import POSIXThreads
+import POSIXIO
 
 extension HCITransports {
     /// Connects to a controller that serves H4 over TCP (bumble's `tcp-server:` virtual

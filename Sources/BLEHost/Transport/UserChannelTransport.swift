@@ -1,9 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CBlueZ
-import GATT
+import Glibc
 import Logging
+import POSIXIO
 
 extension HCITransports {
     /// Opens adapter `index` (`hci0` is 0) through the Linux HCI user channel: this host then owns

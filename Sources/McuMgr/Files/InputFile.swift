@@ -3,9 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
 import Glibc
-#endif
 import McuBoot
 
 /// Reading local files (images to upload, lists of devices), with typed errors

@@ -3,9 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A failed file operation's error as one short reason for a message: the system's when there
 /// is one (`No such file or directory`), otherwise the error's own text.

@@ -1,10 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import POSIXIO
 
 /// Unbuffered output on standard output and standard error, shared by a program's messages and
 /// its progress display so that their lines never interleave out of order.
@@ -14,24 +9,10 @@ public enum Console {
     /// Standard error's file descriptor.
     public static let standardError: Int32 = 2
 
-    /// Writes `text` as it is to `fd` (retrying after interruptions; stops quietly when `fd` is closed).
+    /// Writes `text` as it is to `fd` (all of it, under POSIXIO's write policy; stops quietly when
+    /// `fd` refuses it, e.g. closed).
     public static func write(_ text: String, to fd: Int32) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
-                #if canImport(Glibc)
-                Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                #elseif canImport(Musl)
-                Musl.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                #else
-                Darwin.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                #endif
-            }
-            if written < 0, errno == EINTR { continue }
-            if written <= 0 { return }
-            offset += written
-        }
+        try? BlockingWrite.all(text, to: fd)
     }
 
     /// Writes `line` and a newline to standard output.
@@ -51,12 +32,6 @@ public enum Console {
 
     /// Ends the process with `status`.
     public static func exit(_ status: Int32) -> Never {
-        #if canImport(Glibc)
         Glibc.exit(status)
-        #elseif canImport(Musl)
-        Musl.exit(status)
-        #else
-        Darwin.exit(status)
-        #endif
     }
 }

@@ -1,7 +1,5 @@
 import CBlueZ
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A local Bluetooth adapter found through libbluetooth: its device id and address.
 struct BlueZAdapter: Sendable {

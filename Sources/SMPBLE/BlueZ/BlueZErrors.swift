@@ -1,7 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#endif
-import GATT
+import POSIXIO
 
 extension BLEError {
     /// Maps an `errno` from a BlueZ socket or libbluetooth call to a message a user can act on.

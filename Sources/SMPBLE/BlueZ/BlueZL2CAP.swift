@@ -1,9 +1,8 @@
 import CBlueZ
 import GATT
-import SMP
-#if canImport(Glibc)
 import Glibc
-#endif
+import POSIXIO
+import SMP
 
 /// The security a BlueZ L2CAP connection asks for (`BT_SECURITY`).
 public enum BLESecurityLevel: String, Sendable, Hashable, CaseIterable {
@@ -48,19 +47,23 @@ enum BlueZL2CAP {
         let local = try BlueZAdapter.find(adapter)
         let fd = socket(AF_BLUETOOTH, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_L2CAP)
         guard fd >= 0 else { throw BLEError.from(errno: errno, while: "opening an L2CAP socket") }
+        let connecting: Bool
         do {
             try prepare(fd, local: local, security: security)
-            try await start(fd, to: address, timeout: timeout, clock: clock)
+            connecting = try start(fd, to: address)
         } catch {
             _ = Glibc.close(fd)
             throw error
         }
+        let bearer: FileDescriptorBearer
         do {
-            return try FileDescriptorBearer(adopting: fd)
+            bearer = try FileDescriptorBearer(adopting: fd, connecting: connecting)
         } catch {
             _ = Glibc.close(fd)
             throw .io("\(error)")
         }
+        if connecting { try await waitUntilConnected(bearer, to: address, timeout: timeout, clock: clock) }
+        return bearer
     }
 
     /// Binds to the adapter on the ATT channel, sets the security level, makes the socket non-blocking.
@@ -84,8 +87,8 @@ enum BlueZL2CAP {
         }
     }
 
-    /// Starts the connection and waits (on `clock`) until it is up, failed, or out of time.
-    private static func start(_ fd: Int32, to device: BluetoothDeviceAddress, timeout: Duration, clock: SMPClock) async throws(BLEError) {
+    /// Starts the connection; true while it is in progress, false when it is up at once.
+    private static func start(_ fd: Int32, to device: BluetoothDeviceAddress) throws(BLEError) -> Bool {
         var remote = sockaddr_l2()
         remote.l2_family = sa_family_t(AF_BLUETOOTH)
         remote.l2_bdaddr = device.bdaddr
@@ -94,21 +97,43 @@ enum BlueZL2CAP {
         let started = withUnsafePointer(to: &remote) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_l2>.size)) }
         }
-        if started == 0 { return }
+        if started == 0 { return false }
         guard errno == EINPROGRESS || errno == EAGAIN else { throw BLEError.from(errno: errno, while: "connecting to \(device)") }
-        let outcome = await BlockingPoll.loop(fd, events: Int16(POLLOUT), timeout: timeout, clock: clock) { _ in false }
-        switch outcome {
-        case .timedOut:
+        return true
+    }
+
+    /// Waits (on `clock`) until the bearer's connection is up; closes the bearer when it failed or
+    /// is out of time.
+    private static func waitUntilConnected(
+        _ bearer: FileDescriptorBearer, to device: BluetoothDeviceAddress, timeout: Duration, clock: SMPClock
+    ) async throws(BLEError) {
+        // The time limit: closing the bearer ends the wait. True when it passed.
+        let timer = clock.task { () -> Bool in
+            do { try await clock.sleep(for: timeout) } catch { return false }
+            await bearer.close()
+            return true
+        }
+        let outcome: DescriptorEnd?
+        do {
+            try await bearer.waitUntilConnected()
+            outcome = nil
+        } catch {
+            outcome = error
+        }
+        timer.cancel()
+        // Connected just as the time ran out: the bearer is closed all the same.
+        let expired = await timer.value
+        guard let error = outcome ?? (expired ? .closed : nil) else { return }
+        await bearer.close()
+        switch error {
+        case .closed:
             throw .timeout("no connection to \(device) within \(timeout): is it advertising and in range?")
-        case .failed(let code):
-            throw BLEError.from(errno: code, while: "waiting for \(device)")
-        case .finished:
-            var error: Int32 = 0
-            var length = socklen_t(MemoryLayout<Int32>.size)
-            guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else {
-                throw BLEError.from(errno: errno, while: "connecting to \(device)")
-            }
-            if error != 0 { throw BLEError.from(errno: error, while: "connecting to \(device)") }
+        case .failed(let failure) where failure.call == "connect":
+            throw BLEError.from(errno: failure.errno, while: "connecting to \(device)")
+        case .failed(let failure):
+            throw BLEError.from(errno: failure.errno, while: "waiting for \(device)")
+        case .peerClosed:
+            throw .refused("the device refused the connection (connecting to \(device): it closed the link)")
         }
     }
 }

@@ -1,11 +1,9 @@
 import BLEHost
 import CBlueZ
 import GATT
-import SMP
-import Synchronization
-#if canImport(Glibc)
 import Glibc
-#endif
+import POSIXIO
+import SMP
 
 /// LE scanning through libbluetooth's HCI functions: lists the devices advertising the SMP service.
 public enum BLEScanner {
@@ -42,22 +40,40 @@ public enum BLEScanner {
         }
         defer { if hasSaved { _ = setsockopt(dd, SOL_HCI, HCI_FILTER, &saved, savedLength) } }
 
-        let collector = Mutex(ScanCollector(service: service))
-        let failure = Mutex<Int32?>(nil)
-        let outcome = await BlockingPoll.loop(dd, events: Int16(POLLIN), timeout: duration, clock: clock) { _ in
-            var buffer = [UInt8](repeating: 0, count: Int(HCI_MAX_EVENT_SIZE))
-            let count = buffer.withUnsafeMutableBytes { read(dd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { return true }
-                failure.withLock { $0 = errno }
-                return false
-            }
-            let reports = HCISocketPackets.advertisingReports(in: buffer.prefix(count))
-            collector.withLock { c in reports.forEach { c.add($0) } }
-            return true
+        // The socket stays libbluetooth's (hci_close_dev above): borrowed, each read one HCI event.
+        let events: PolledDescriptor
+        do {
+            events = try PolledDescriptor(borrowing: dd, kind: .datagrams, readSize: Int(HCI_MAX_EVENT_SIZE), readAhead: 64, threadName: "bluez-scan")
+        } catch {
+            throw BLEError.from(errno: error.errno, while: "waiting for advertising reports")
         }
-        if case .failed(let code) = outcome { throw BLEError.from(errno: code, while: "waiting for advertising reports") }
-        if let code = failure.withLock({ $0 }) { throw BLEError.from(errno: code, while: "reading advertising reports") }
-        return collector.withLock { $0.results }.map(BLEScanResult.init)
+        // The scan's length: closing the descriptor ends the reads.
+        let timer = clock.task {
+            do { try await clock.sleep(for: duration) } catch { return }
+            await events.close()
+        }
+        var collector = ScanCollector(service: service)
+        var failure: DescriptorEnd?
+        reading: while let read = await events.read() {
+            switch read {
+            case .bytes(let packet):
+                for report in HCISocketPackets.advertisingReports(in: packet) { collector.add(report) }
+            case .end(let end):
+                if end != .closed { failure = end }
+                break reading
+            }
+        }
+        timer.cancel()
+        await events.close()
+        switch failure {
+        case nil: break
+        case .failed(let error) where error.call == "poll":
+            throw BLEError.from(errno: error.errno, while: "waiting for advertising reports")
+        case .failed(let error):
+            throw BLEError.from(errno: error.errno, while: "reading advertising reports")
+        case .peerClosed, .closed:
+            throw BLEError.io("hci\(local.deviceID) closed its socket while scanning")
+        }
+        return collector.results.map(BLEScanResult.init)
     }
 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Hardware flow control on a serial line.
 public enum SerialFlowControl: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -31,7 +29,7 @@ public enum SerialPort {
     /// (``configure(_:path:baudRate:flowControl:)``) and, when `exclusive`, locks out other opens (`TIOCEXCL`).
     public static func open(
         _ path: String, baudRate: Int = 115_200, flowControl: SerialFlowControl = .none, exclusive: Bool = true
-    ) throws(SerialPortError) -> SerialDescriptor {
+    ) throws(SerialPortError) -> SerialLine {
         guard standardBaudRates[baudRate] != nil else { throw .unsupportedBaudRate(baudRate) }
         let fd = Glibc.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw openFailure(path: path, errno: errno) }
@@ -45,7 +43,7 @@ public enum SerialPort {
             Glibc.close(fd)
             throw error
         }
-        return try SerialDescriptor(taking: fd, path: path, clearsExclusiveOnClose: exclusive)
+        return try SerialLine(taking: fd, path: path, clearsExclusiveOnClose: exclusive)
     }
 
     /// Puts the tty `fd` in raw mode (`cfmakeraw`: no echo, no line editing, no translation),

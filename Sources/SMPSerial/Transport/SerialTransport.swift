@@ -32,7 +32,7 @@ public final class SerialTransport: SMPTransport {
     private let state: Mutex<State>
 
     private struct State {
-        var descriptor: SerialDescriptor?
+        var descriptor: SerialLine?
         var reader: Task<Void, Never>?
         var connecting: Task<Void, any Error>?
         /// The packet size the device's `buf_size` allows, once told.
@@ -131,7 +131,7 @@ public final class SerialTransport: SMPTransport {
 
     /// Closes the line for good and finishes `events` and `console`.
     public func close() async {
-        let (descriptor, reader) = state.withLock { s -> (SerialDescriptor?, Task<Void, Never>?) in
+        let (descriptor, reader) = state.withLock { s -> (SerialLine?, Task<Void, Never>?) in
             s.closed = true
             defer {
                 s.descriptor = nil
@@ -155,7 +155,7 @@ public final class SerialTransport: SMPTransport {
     }
 
     /// Writes `bytes`, giving up when they take `writeTimeout` longer than the line needs for them.
-    private func write(_ bytes: [UInt8], to descriptor: SerialDescriptor) async -> WriteOutcome {
+    private func write(_ bytes: [UInt8], to descriptor: SerialLine) async -> WriteOutcome {
         let limit = options.writeTimeout + options.lineTime(of: bytes.count)
         let clock = clock
         return await withTaskGroup(of: WriteOutcome.self) { group in
@@ -183,7 +183,7 @@ public final class SerialTransport: SMPTransport {
 
     /// Opens the device and starts reading it (run once per connect).
     private func open() throws(SMPTransportError) {
-        let descriptor: SerialDescriptor
+        let descriptor: SerialLine
         do {
             descriptor = try SerialPort.open(
                 options.path, baudRate: options.baudRate, flowControl: options.flowControl, exclusive: options.exclusive)
@@ -210,7 +210,7 @@ public final class SerialTransport: SMPTransport {
     }
 
     /// Reads and decodes until the descriptor is closed or the device goes away.
-    private func readLoop(_ descriptor: SerialDescriptor) async {
+    private func readLoop(_ descriptor: SerialLine) async {
         var decoder = SerialPacketDecoder(
             framing: options.framing, maximumPacketSize: SerialConnectionOptions.largestPacket(for: options.framing),
             operations: [.readResponse, .writeResponse])
@@ -235,7 +235,7 @@ public final class SerialTransport: SMPTransport {
     }
 
     /// The device went away: forget the descriptor (once), close it and report the disconnect.
-    private func linkLost(_ descriptor: SerialDescriptor, reason: String) async {
+    private func linkLost(_ descriptor: SerialLine, reason: String) async {
         let current = state.withLock { s -> Bool in
             guard s.descriptor === descriptor else { return false }
             s.descriptor = nil

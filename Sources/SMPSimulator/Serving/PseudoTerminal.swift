@@ -1,9 +1,6 @@
 import CPseudoTerminal
-import SMPSerial
-
-#if canImport(Glibc)
 import Glibc
-#endif
+import SMPSerial
 
 /// A pseudo-terminal pair: the master the simulator serves, and the slave path (`/dev/pts/N`)
 /// a client opens as if it were a USB serial port.
@@ -12,7 +9,7 @@ import Glibc
 /// clients coming and going (the master would see EIO when no slave is open) and a client never
 /// sees echo or line editing, whatever order the two ends are set up in.
 public struct PseudoTerminal: Sendable {
-    /// The master end's descriptor (owned by whoever takes it, e.g. a `SerialDescriptor`).
+    /// The master end's descriptor (owned by whoever takes it, e.g. a `SerialLine`).
     public let master: Int32
     /// The slave end's descriptor the simulator holds open; never read.
     public let heldSlave: Int32

@@ -1,11 +1,8 @@
+import Glibc
 import Logging
 import SMP
 import SMPSerial
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Serves a ``SimulatedDevice`` over a serial line as Zephyr's UART transports do: over a new
 /// pseudo-terminal (clients open ``path``, e.g. `/dev/pts/5`) or over an existing tty.
@@ -51,7 +48,7 @@ public final class SimulatorSerialServer: Sendable {
     public let transport: TransportID
     /// The options in force.
     public let options: Options
-    private let descriptor: SerialDescriptor
+    private let descriptor: SerialLine
     private let heldSlave: Int32?
     private let outbox: AsyncStream<[UInt8]>.Continuation
     private let reader: Task<Void, Never>
@@ -59,7 +56,7 @@ public final class SimulatorSerialServer: Sendable {
     private let closed = Mutex(false)
 
     private init(
-        path: String, transport: TransportID, options: Options, descriptor: SerialDescriptor, heldSlave: Int32?,
+        path: String, transport: TransportID, options: Options, descriptor: SerialLine, heldSlave: Int32?,
         outbox: AsyncStream<[UInt8]>.Continuation, reader: Task<Void, Never>, writer: Task<Void, Never>
     ) {
         self.path = path
@@ -76,7 +73,7 @@ public final class SimulatorSerialServer: Sendable {
     /// (opened in raw mode at `options.baudRate`, or 115200).
     public static func start(device: SimulatedDevice, path: String? = nil, options: Options = Options()) async throws -> SimulatorSerialServer {
         let encoder = try SerialPacketEncoder(framing: options.framing, lineLength: options.lineLength)
-        let descriptor: SerialDescriptor
+        let descriptor: SerialLine
         let clientPath: String
         let heldSlave: Int32?
         if let path {
@@ -85,7 +82,7 @@ public final class SimulatorSerialServer: Sendable {
             heldSlave = nil
         } else {
             let pty = try PseudoTerminal.open()
-            descriptor = try SerialDescriptor(taking: pty.master, path: pty.slavePath)
+            descriptor = try SerialLine(taking: pty.master, path: pty.slavePath)
             clientPath = pty.slavePath
             heldSlave = pty.heldSlave
         }
@@ -133,7 +130,7 @@ public final class SimulatorSerialServer: Sendable {
 
     /// Reads the line at the modelled rate, decodes requests and hands them to the device.
     private static func serveRequests(
-        device: SimulatedDevice, transport: TransportID, descriptor: SerialDescriptor, options: Options, bufferSize: Int,
+        device: SimulatedDevice, transport: TransportID, descriptor: SerialLine, options: Options, bufferSize: Int,
         outbox: AsyncStream<[UInt8]>.Continuation, logger: Logger
     ) async {
         // Zephyr decodes length, packet and CRC into one buf_size net_buf; raw packets fill it.
@@ -171,7 +168,7 @@ public final class SimulatorSerialServer: Sendable {
 
     /// Writes each response's frames (with noise when asked) at the modelled rate, one packet after another.
     private static func sendResponses(
-        _ responses: AsyncStream<[UInt8]>, descriptor: SerialDescriptor, encoder: SerialPacketEncoder, options: Options
+        _ responses: AsyncStream<[UInt8]>, descriptor: SerialLine, encoder: SerialPacketEncoder, options: Options
     ) async {
         var pacer = SerialLinePacer(baudRate: options.baudRate, clock: options.clock)
         var noise = options.consoleNoise && options.framing == .console

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// bumble's two virtual controllers on one virtual link (`bumble.apps.controllers`), the SMP GATT
 /// peripheral of the interop tests (`Tests/InteropTests/Peers/bumble_smp_peripheral.py`) on the

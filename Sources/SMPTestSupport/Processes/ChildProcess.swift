@@ -1,9 +1,6 @@
 import Foundation
-import SMP
-
-#if canImport(Glibc)
 import Glibc
-#endif
+import SMP
 
 /// What a finished child process left behind.
 public struct ProcessOutput: Sendable, CustomStringConvertible {

@@ -3,9 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
 import Glibc
-#endif
+import POSIXIO
 import SMP
 
 /// Why a file download stopped.
@@ -63,8 +62,10 @@ extension FileSystemManager {
         var isOpen = true
         do throws(FileDownloadError) {
             try await download(name: name, maximumLength: maximumLength, progress: progress) { (chunk) throws(FileDownloadError) in
-                if let failure = Self.writeAll(chunk, to: fd) {
-                    throw .destination(path: destination.path, reason: failure)
+                do throws(SystemCallError) {
+                    try BlockingWrite.all(chunk, to: fd)
+                } catch {
+                    throw .destination(path: destination.path, reason: error.reason)
                 }
                 length += chunk.count
             }
@@ -78,20 +79,6 @@ extension FileSystemManager {
             throw error
         }
         return length
-    }
-
-    /// Writes all of `bytes` to `fd`; the system's reason when it cannot.
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> String? {
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                return String(cString: strerror(errno))
-            }
-            written += result
-        }
-        return nil
     }
 
     /// The download loop: asks for each chunk at the offset reached and hands its data to `write`.

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#endif
-import POSIXThreads
+import POSIXIO
 import Testing
 
 @Suite("threads of their own")

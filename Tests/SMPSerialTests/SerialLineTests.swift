@@ -2,15 +2,15 @@ import Glibc
 import SMPSerial
 import Testing
 
-/// `SerialDescriptor` on a socket pair: how many received bytes wait to be read.
-@Suite("Serial descriptor")
-struct SerialDescriptorTests {
+/// `SerialLine` on a socket pair: how many received bytes wait to be read.
+@Suite("Serial line")
+struct SerialLineTests {
     @Test("bytesWaiting counts what was received and not read yet: 0 on a quiet line and once closed")
     func bytesWaiting() async throws {
         var fds: [Int32] = [-1, -1]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
-        let near = try SerialDescriptor(taking: fds[0], path: "near end")
-        let far = try SerialDescriptor(taking: fds[1], path: "far end")
+        let near = try SerialLine(taking: fds[0], path: "near end")
+        let far = try SerialLine(taking: fds[1], path: "far end")
 
         #expect(near.bytesWaiting() == 0)
         try await far.write([1, 2, 3, 4, 5])

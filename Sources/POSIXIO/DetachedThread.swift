@@ -1,7 +1,5 @@
 import CThreadName
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Work that runs on a thread of its own, outside the concurrency pool: a loop that polls a
 /// descriptor for the life of a connection, or one blocking system call. A POSIX thread, started
