@@ -85,12 +85,7 @@ extension SMPClient {
         if let hold, hold.until >= until { return }
         hold?.task.cancel()
         logger.debug("the device is short of room; pipelines wait \(duration)")
-        let clock = self.clock
-        let task = clock.task { [weak self] in
-            do { try await clock.sleep(until: until) } catch { return }
-            await self?.endHold()
-        }
-        hold = (until, task)
+        hold = (until, wake(at: until) { await $0.endHold() })
     }
 
     private func endHold() async {

@@ -10,12 +10,18 @@ extension SMPClient {
         }
         if let timer, timer.target <= earliest { return }
         timer?.task.cancel()
+        timer = (wake(at: earliest) { await $0.timersDue() }, earliest)
+    }
+
+    /// A task that sleeps until `instant`, then runs `action` on the session (unless cancelled
+    /// first, or the session is gone): the session's timers.
+    func wake(at instant: SMPInstant, _ action: @escaping @Sendable (isolated SMPClient) async -> Void) -> Task<Void, Never> {
         let clock = self.clock
-        let task = clock.task { [weak self] in
-            do { try await clock.sleep(until: earliest) } catch { return }
-            await self?.timersDue()
+        return clock.task { [weak self] in
+            do { try await clock.sleep(until: instant) } catch { return }
+            guard let self else { return }
+            await action(self)
         }
-        timer = (task, earliest)
     }
 
     private func timersDue() async {
