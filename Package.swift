@@ -40,6 +40,8 @@ let package = Package(
         // Deque for the I/O queues of the descriptor bearers and the LE host's inbox.
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // `swift package generate-documentation` (DocC catalogs under Sources/*/*.docc).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // System libraries (Debian: libcbor-dev, libbluetooth-dev).

@@ -35,7 +35,7 @@ public struct McuBootImageBuilder: Sendable {
     public var romFixedAddress: UInt32?
     /// False sets `NON_BOOTABLE` (`--non-bootable`).
     public var isBootable = true
-    /// A protected `SEC_CNT` TLV (`--security-counter`); see ``McuBootVersion/defaultSecurityCounter``
+    /// A protected `SEC_CNT` TLV (`--security-counter`); see `McuBootVersion.defaultSecurityCounter`
     /// for the value of `--security-counter auto`.
     public var securityCounter: UInt32?
     /// Protected `DEPENDENCY` TLVs (`--dependencies`).

@@ -8,7 +8,7 @@ import SMP
 /// file stands), then keeps the session's window of chunks in flight (the pipeline depth, or
 /// fewer while the device is short of buffers: the session narrows and widens it, and holds the
 /// chunks back while the device is busy). The upload is a pipeline of the session
-/// (``SMP/SMPPipeline``): each chunk leaves inside the handling of the answer that made room for it. The device's
+/// (`SMPPipeline`): each chunk leaves inside the handling of the answer that made room for it. The device's
 /// `off` is the truth: when it reports another offset than expected (a lost or reordered chunk),
 /// chunks in flight past it are abandoned and sending resumes from the device's offset; late and
 /// duplicate answers are ignored. Any sequence of answers ends in bounded time: answers that do

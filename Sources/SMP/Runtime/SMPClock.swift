@@ -8,7 +8,7 @@ public struct SMPClock: Clock {
     /// An instant of an `SMPClock`: the time elapsed since the clock's origin.
     public typealias Instant = SMPInstant
 
-    /// Where tasks started through ``task(_:)`` run; `nil` for Swift's global concurrent executor.
+    /// Where tasks started through ``task(priority:_:)`` run; `nil` for Swift's global concurrent executor.
     public let taskExecutor: (any TaskExecutor)?
     private let elapsed: @Sendable () -> Duration
     private let sleeper: @Sendable (Duration, Duration?) async throws -> Void

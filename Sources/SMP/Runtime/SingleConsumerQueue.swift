@@ -63,8 +63,8 @@ public final class SingleConsumerQueue<Element: Sendable>: Sendable {
     }
 
     /// From now on hands every element to `handler` inside ``yield(_:)``, where the producer
-    /// yields it, instead of to ``next()``; the elements buffered now go first, in order. A
-    /// consumer waiting in ``next()`` reads `nil`. For a consumer that runs on the executor the
+    /// yields it, instead of to ``next(isolation:)``; the elements buffered now go first, in order. A
+    /// consumer waiting in ``next(isolation:)`` reads `nil`. For a consumer that runs on the executor the
     /// producer yields on, so that an element is handled without a task switch.
     public func deliverDirectly(to handler: @escaping @Sendable (Element) -> Void) {
         let waiter = state.withLockedValue { s -> UnsafeContinuation<Element?, Never>? in

@@ -43,7 +43,7 @@ public struct ImageManager: Sendable {
     /// Sends one upload chunk and returns the device's answer; continue from its `offset`.
     ///
     /// `length` is required on the first chunk (`offset == 0`); `sha`, `image` and `upgrade`
-    /// belong to it too. Keys left `nil` are not sent. For a whole image, use ``upload(image:data:sha:upgrade:pipelineDepth:byteAlignment:control:progress:)``.
+    /// belong to it too. Keys left `nil` are not sent. For a whole image, use ``upload(image:data:upgrade:configuration:control:progress:)``.
     public func upload(
         offset: Int, data: [UInt8], length: Int? = nil, sha: [UInt8]? = nil, image: Int? = nil, upgrade: Bool? = nil
     ) async throws(SMPError) -> ImageUploadResponse {
