@@ -78,7 +78,9 @@ struct SUITGroup: ManagementGroup {
             device.suit!.envelope = nil
             device.suit!.deferred = try fields.bool("defer_install") ?? false
         }
-        let (result, completed) = try receive(fields, into: &device.suit!.envelopeUpload, capacity: device.suit!.configuration.dfuPartitionSize, device)
+        var transfer = device.suit!.envelopeUpload
+        defer { device.suit!.envelopeUpload = transfer }
+        let (result, completed) = try receive(fields, into: &transfer, capacity: device.suit!.configuration.dfuPartitionSize, device)
         if let completed {
             device.suit!.envelope = completed
             guard SUITEnvelopeSummary(completed) != nil else {
@@ -119,7 +121,9 @@ struct SUITGroup: ManagementGroup {
         guard case .fetching(let index, let session, _) = device.suit!.processing,
               try fields.unsigned("stream_session_id") == UInt64(session)
         else { throw StatusError(MgmtError.badState) }
-        let (result, completed) = try receive(fields, into: &device.suit!.resourceUpload, capacity: device.suit!.configuration.dfuPartitionSize, device)
+        var transfer = device.suit!.resourceUpload
+        defer { device.suit!.resourceUpload = transfer }
+        let (result, completed) = try receive(fields, into: &transfer, capacity: device.suit!.configuration.dfuPartitionSize, device)
         if let completed {
             if device.suit!.configuration.hostility == .asksForUnknownResource || !device.suit!.accepts(completed, forFetch: index) {
                 device.record(.error, .image, "SUIT: the image of session \(session) does not match the manifest; update abandoned")
@@ -172,7 +176,7 @@ struct SUITGroup: ManagementGroup {
             .success([(key: "rc", value: .unsigned(UInt64(rc))), (key: "off", value: .unsigned(UInt64(off)))])
         }
         if device.suit!.configuration.hostility == .rewindsOffsets && offset > 0 {
-            return (answer(0, offset / 2), nil)
+            return (answer(0, max(1, offset / 2)), nil)
         }
         guard offset == current.bytes.count else { return (answer(MgmtError.unknown, current.bytes.count), nil) }
         current.bytes += data

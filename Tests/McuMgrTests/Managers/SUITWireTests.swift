@@ -50,7 +50,7 @@ struct SUITWireTests {
             }
             json.dump({k: cbor2.dumps(v, canonical=True).hex() for k, v in maps.items()}, sys.stdout)
             """
-        let output = try await VenvTools.python(script)
+        let output = try await Subprocess.python(script)
         let theirs = try JSONDecoder().decode([String: String].self, from: Data(output.stdout.utf8))
         let ours = try Self.ours()
         #expect(Set(theirs.keys) == Set(ours.keys))

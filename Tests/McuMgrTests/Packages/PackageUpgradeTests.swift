@@ -36,7 +36,7 @@ struct PackageUpgradeTests {
     func resumes() async throws {
         var faults = FaultConfiguration()
         let app = try UpgradeFixtures.image(size: 20 * 1024, seed: 31), net = try UpgradeFixtures.image(size: 60 * 1024, seed: 32)
-        faults.disconnectAtOffset = 30 * 1024
+        faults.disconnectAtUploadOffset = 30 * 1024
         faults.reconnectDelay = .seconds(30)
         let (device, client) = try await UpgradeFixtures.device(faults: faults)
         let package = try Self.package([(0, app, nil), (1, net, nil)])
@@ -49,6 +49,7 @@ struct PackageUpgradeTests {
         #expect(partial.image == 1 && partial.offset >= 30 * 1024 && partial.offset < 60 * 1024)
         let before = await UpgradeFixtures.uploadRequests(device).count
         try await VirtualRuntime.currentClock.sleep(for: .seconds(30))
+        try await client.reconnect()
         let report = try await FirmwareUpgradeManager(client: client).upgrade(package: package, configuration: UpgradeFixtures.configuration())
         #expect(report.uploadedImages == [1])
         let again = await UpgradeFixtures.uploadRequests(device).dropFirst(before)

@@ -17,7 +17,7 @@ struct SUITUpgradeTests {
         suit.hostility = hostility
         configuration.suit = suit
         configuration.resetDelay = .milliseconds(20)
-        configuration.bootDuration = .milliseconds(100)
+        configuration.bootDuration = .seconds(1)
         return try await UpgradeFixtures.device(configuration: configuration)
     }
 
@@ -47,7 +47,13 @@ struct SUITUpgradeTests {
             default: break
             }
         }
-        let report = try await running.result()
+        let report: FirmwareUpgradeReport
+        do {
+            report = try await running.result()
+        } catch {
+            Issue.record("\(error); device log: \(await device.logMessages)")
+            return
+        }
         #expect(report.uploadedImages == [0, 1] && report.resets == 1 && report.bytesUploaded == package.envelope!.envelope.bytes.count + Self.radio.count)
         #expect(uploaded == [0, 1])
         #expect(states.first == .requestMcuMgrParameters && states.contains(.upload) && states.contains(.reset) && states.last == .success)

@@ -1,3 +1,4 @@
+import CBOR
 import Hex
 
 /// The configuration of a supported manifest and what the device has installed for its role
@@ -35,6 +36,36 @@ public struct SUITManifestState: Decodable, Encodable, Sendable, Hashable {
         case signatureVerificationPolicy = "signature_verification_policy"
         case digest, digestAlgorithm = "digest_algorithm", signatureCheck = "signature_check"
         case sequenceNumber = "sequence_number", semanticVersion = "semantic_version"
+    }
+
+    /// Reads the answer (byte strings as byte strings; unknown keys ignored).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        classID = try c.decodeByteStringIfPresent(forKey: .classID)
+        vendorID = try c.decodeByteStringIfPresent(forKey: .vendorID)
+        downgradePreventionPolicy = try c.decodeIfPresent(Int.self, forKey: .downgradePreventionPolicy)
+        independentUpdateabilityPolicy = try c.decodeIfPresent(Int.self, forKey: .independentUpdateabilityPolicy)
+        signatureVerificationPolicy = try c.decodeIfPresent(Int.self, forKey: .signatureVerificationPolicy)
+        digest = try c.decodeByteStringIfPresent(forKey: .digest)
+        digestAlgorithm = try c.decodeIfPresent(Int.self, forKey: .digestAlgorithm)
+        signatureCheck = try c.decodeIfPresent(Int.self, forKey: .signatureCheck)
+        sequenceNumber = try c.decodeIfPresent(UInt64.self, forKey: .sequenceNumber)
+        semanticVersion = try c.decodeIfPresent([Int].self, forKey: .semanticVersion)
+    }
+
+    /// Writes the state as the device does (byte strings as byte strings, hex text in JSON).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeByteStringIfPresent(classID, forKey: .classID)
+        try c.encodeByteStringIfPresent(vendorID, forKey: .vendorID)
+        try c.encodeIfPresent(downgradePreventionPolicy, forKey: .downgradePreventionPolicy)
+        try c.encodeIfPresent(independentUpdateabilityPolicy, forKey: .independentUpdateabilityPolicy)
+        try c.encodeIfPresent(signatureVerificationPolicy, forKey: .signatureVerificationPolicy)
+        try c.encodeByteStringIfPresent(digest, forKey: .digest)
+        try c.encodeIfPresent(digestAlgorithm, forKey: .digestAlgorithm)
+        try c.encodeIfPresent(signatureCheck, forKey: .signatureCheck)
+        try c.encodeIfPresent(sequenceNumber, forKey: .sequenceNumber)
+        try c.encodeIfPresent(semanticVersion, forKey: .semanticVersion)
     }
 
     /// Makes a state (as a simulator answers it).
