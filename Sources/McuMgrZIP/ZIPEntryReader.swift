@@ -40,11 +40,14 @@ public final class ZIPEntryReader {
         self.entries = entries
     }
 
-    /// The inflated bytes of the file named `name`; more than `limit` bytes (declared or inflated)
-    /// throws `tooLarge`, a CRC that does not match throws `corrupt`.
+    /// The inflated bytes of the file named `name`; a declared size past `limit`, or more bytes than
+    /// the declared size once inflated (a lying header), throws `tooLarge`; a CRC that does not match
+    /// throws `corrupt`.
     public func contents(of name: String, limit: Int) throws(ZIPReadError) -> [UInt8] {
         guard let entry = archive[name], entry.type == .file else { throw .missingEntry(name) }
         guard entry.uncompressedSize <= UInt64(max(0, limit)) else { throw .tooLarge(name, limit: limit) }
+        // No file inflates past the size it declares: a header that lies is a zip bomb, stopped there.
+        let limit = Int(entry.uncompressedSize)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(entry.uncompressedSize))
         var overflow = false
