@@ -50,9 +50,9 @@ struct PackageCommandTests {
     @Test("interrupted at half of image 1 and run again, the upgrade resumes without sending image 0 again")
     func resume() async throws {
         let (path, _, _) = try await Self.package(layout: .sysbuild, netSize: 40_000)
-        // Image 0 is about 12 kB: the link drops once, at 20 kB of image 1's upload, for 5 s; the upgrade
+        // Image 0 is about 12 kB: the link drops once, at 20 kB of image 1's upload, for 15 s; the upgrade
         // is killed then, half way through image 1.
-        try await withSimulator(["--disconnect-at", "20000", "--reconnect-delay", "5000"], logsRequests: true) { sim in
+        try await withSimulator(["--disconnect-at", "20000", "--reconnect-delay", "15000"], logsRequests: true) { sim in
             let directory = CLI.temporaryDirectory()
             let child = try Subprocess.launch(
                 try BuiltProducts.require("mcumgr"), ["--udp", sim.address, "upgrade", path],
@@ -64,10 +64,11 @@ struct PackageCommandTests {
             }
             #expect(sim.log.contains("dropped during upload"), "\(sim.log)")
             child.kill()
+            // Killed, or failed on its own while the link was down: either way it did not finish.
             #expect(await child.exitStatus() != 0)
             let uploadsBefore = sim.requestLog.filter { $0.contains(" group=1 cmd=1 ") }.count
             // Wait for the link to come back.
-            let deadline = ContinuousClock.now + TestTimeScale.scaled(.seconds(30))
+            let deadline = ContinuousClock.now + TestTimeScale.scaled(.seconds(60))
             while try await sim.mcumgr(["echo", "up", "--timeout", "0.5"]).status != 0, ContinuousClock.now < deadline {}
             let second = try await sim.mcumgr(["upgrade", path, "--json"])
             Expect.success(second)
@@ -122,9 +123,15 @@ struct PackageCommandTests {
                     times.append(ContinuousClock.now - start)
                     Expect.failure(result, status: 4, mentioning: mention)
                 }
-                // Process start-up included; the fastest of three runs, so that another process's load on this
-                // machine does not decide it.
-                #expect(times.min()! < TestTimeScale.scaled(.seconds(1)), "\(name): \(times)")
+                // Within a second of what starting the tool costs now (another process's load on this machine,
+                // such as the rest of the suite, slows both alike): the fastest of three runs against `--help`'s.
+                var startUp: [Duration] = []
+                for _ in 0..<3 {
+                    let start = ContinuousClock.now
+                    _ = try await CLI.mcumgr(["--help"])
+                    startUp.append(ContinuousClock.now - start)
+                }
+                #expect(times.min()! < startUp.min()! + TestTimeScale.scaled(.seconds(1)), "\(name): \(times), start-up \(startUp)")
             }
             #expect(sim.requestLog.isEmpty, "nothing reached the device: \(sim.requestLog)")
         }

@@ -110,7 +110,8 @@ final class DeviceCore {
         suit?.boot()
         openFile = nil
         settings.reboot()
-        record(.info, .os, "boot \(bootCount), reset reason: \(reason)")
+        record(.info, .os, "boot \(bootCount)")
+        record(.info, .os, "reset reason: \(reason)")
         return actions
     }
 
