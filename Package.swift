@@ -28,6 +28,10 @@ let package = Package(
         .library(name: "McuMgrConnection", targets: ["McuMgrConnection"]),
         .library(name: "McuMgrTools", targets: ["McuMgrTools"]),
         .library(name: "McuMgrFleet", targets: ["McuMgrFleet"]),
+        .library(name: "FirmwarePackageZIP", targets: ["FirmwarePackageZIP"]),
+        // The zip reader alone, as a shared library the CLI opens only when it reads a DFU package
+        // (ZIPFoundation loads Foundation and ICU, which the CLI otherwise leaves unloaded).
+        .library(name: "McuMgrZIP", type: .dynamic, targets: ["McuMgrZIP"]),
         .executable(name: "mcumgr", targets: ["mcumgr"]),
         .executable(name: "mcumgr-sim", targets: ["mcumgr-sim"]),
     ],
@@ -42,6 +46,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // `swift package generate-documentation` (DocC catalogs under Sources/*/*.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // DFU packages (dfu_application.zip): zip reading, never a hand-written inflate.
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // System libraries (Debian: libcbor-dev, libbluetooth-dev).
@@ -94,7 +100,10 @@ let package = Package(
         // CLI (it needs full Foundation: Process, Thread).
         .target(
             name: "SMPTestSupport",
-            dependencies: ["SMP", "Hex", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: [
+                "SMP", "Hex", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             swiftSettings: strict
         ),
         // Swift Testing traits over SMPTestSupport (test targets only: it links Testing).
@@ -147,17 +156,27 @@ let package = Package(
         // posix_openpt/grantpt/unlockpt/ptsname_r, which Swift's Glibc module hides (_XOPEN_SOURCE).
         .target(name: "CPseudoTerminal"),
 
-        // MCUboot image parsing and verification.
+        // MCUboot image parsing and verification; DFU packages (manifest and contents) and SUIT envelopes.
         .target(
             name: "McuBoot",
             dependencies: [
-                "Hex",
+                "Hex", "CBOR",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             swiftSettings: strict
         ),
+
+        // Zip entries read with bounds (declared and inflated sizes), over ZIPFoundation, with a C entry
+        // point for programs that open it at run time (libMcuMgrZIP.so). Knows nothing of firmware.
+        .target(
+            name: "McuMgrZIP",
+            dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            swiftSettings: strict
+        ),
+        // FirmwarePackage from a zip file, for library users (links ZIPFoundation and so Foundation).
+        .target(name: "FirmwarePackageZIP", dependencies: ["McuBoot", "McuMgrZIP"], swiftSettings: strict),
 
         // Managers and the firmware upgrade engine.
         .target(
@@ -279,7 +298,7 @@ let package = Package(
         .testTarget(
             name: "McuBootTests",
             dependencies: [
-                "McuBoot", "SMPTestSupport", "SMPTestTraits", .product(name: "Crypto", package: "swift-crypto"),
+                "McuBoot", "FirmwarePackageZIP", "SMPTestSupport", "SMPTestTraits", "SMP", "Hex", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             exclude: ["Fixtures"],

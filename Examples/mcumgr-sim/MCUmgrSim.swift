@@ -200,6 +200,12 @@ struct MCUmgrSim: AsyncParsableCommand {
     @Flag(name: .customLong("clock-set"), help: "Start with the clock set instead of answering RTC_NOT_SET.")
     var clockSet = false
 
+    @Flag(name: .customLong("suit"), help: "A SUIT device (nRF54H20): the SUIT group (66) with manifest roles 0x20, 0x21 and 0x22.")
+    var suit = false
+
+    @Option(name: .customLong("suit-hostile"), help: .hidden)
+    var suitHostility: String?
+
     @Flag(name: .customLong("quiet"), help: "Do not log each request.")
     var quiet = false
 
@@ -253,6 +259,12 @@ struct MCUmgrSim: AsyncParsableCommand {
         }
         for percent in [drop, duplicate, reorder, delay] where !(0...100).contains(percent) {
             throw ValidationError("fault percentages must be between 0 and 100")
+        }
+        if let suitHostility {
+            guard suit else { throw ValidationError("--suit-hostile applies to --suit") }
+            guard SUITDeviceConfiguration.Hostility(rawValue: suitHostility) != nil else {
+                throw ValidationError("--suit-hostile must be one of \(SUITDeviceConfiguration.Hostility.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
         }
         try validateFleet()
     }
@@ -326,6 +338,11 @@ struct MCUmgrSim: AsyncParsableCommand {
         c.clockStartsSet = clockSet
         c.bootloaderMode = mode
         c.allowsErasingPendingSlots = allowErasePending
+        if suit {
+            var configuration = SUITDeviceConfiguration()
+            configuration.hostility = suitHostility.flatMap(SUITDeviceConfiguration.Hostility.init(rawValue:))
+            c.suit = configuration
+        }
         c.bootDuration = .milliseconds(bootTime)
         c.resetDelay = .milliseconds(resetDelay)
         return c

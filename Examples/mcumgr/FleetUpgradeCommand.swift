@@ -65,7 +65,9 @@ extension MCUmgr {
         }
 
         func run() async throws {
-            let images = try self.upgrade.images()
+            guard case .images(let images, _) = try self.upgrade.input() else {
+                throw CommandFailure(.usage, "fleet upgrade takes MCUboot images or MCUboot packages; upgrade SUIT devices one at a time with 'mcumgr upgrade'")
+            }
             let devices = try fleet.devices()
             var upgrade = self.upgrade.configuration(chunkTimeout: .seconds(fleet.timeout ?? 2))
             upgrade.stepTimeout = .seconds(stepTimeout)

@@ -28,14 +28,14 @@ extension MCUmgr.Image {
     /// `mcumgr image upload FILE [--image N] [--upgrade]`.
     struct Upload: AsyncParsableCommand, DeviceCommand {
         static let configuration = CommandConfiguration(
-            commandName: "upload", abstract: "Upload an MCUboot image to the secondary slot.",
+            commandName: "upload", abstract: "Upload an MCUboot image (or every image of a DFU package) to the secondary slot.",
             discussion: """
                 The image is checked before anything is sent. An interrupted upload resumes where it stopped when \
                 the same file is uploaded again. Then 'mcumgr image test HASH' and 'mcumgr reset' run it, or use \
                 'mcumgr upgrade FILE' for the whole flow.
                 """)
 
-        @Argument(help: "The MCUboot image file (e.g. zephyr.signed.bin).")
+        @Argument(help: "The MCUboot image file (e.g. zephyr.signed.bin), or a DFU package (dfu_application.zip).")
         var file: String
 
         @Option(name: [.customShort("n"), .customLong("image")], help: "The image number to upload to (0 = application).")
@@ -61,6 +61,7 @@ extension MCUmgr.Image {
         }
 
         func run() async throws {
+            if PackageFile.isPackage(file) { return try await uploadPackage() }
             let mcuboot = try InputFile.mcubootImage(file)
             try SignatureKeyFiles.verify(mcuboot, path: file, keys: try signature.keys())
             let start = ContinuousClock.now
@@ -81,6 +82,48 @@ extension MCUmgr.Image {
                 hash: \(mcuboot.hash.hexString)
                 """
             }
+        }
+
+        /// Every image of a DFU package to its image number (those already on the device are not sent
+        /// again; of a direct-XIP pair, the one for the slot the device is not running from).
+        private func uploadPackage() async throws {
+            guard image == 0 else { throw ValidationError("a DFU package gives each image's number: drop --image") }
+            let package = try PackageFile.read(file)
+            guard !package.isSUIT else {
+                throw CommandFailure(.usage, "\(file) holds a SUIT envelope: use 'mcumgr upgrade \(file)', or 'mcumgr suit upload'")
+            }
+            let keys = try signature.keys()
+            for entry in package.images { try SignatureKeyFiles.verify(entry.image, path: "\(file):\(entry.file)", keys: keys) }
+            let configuration = FirmwareUpgradeConfiguration(
+                mode: .uploadOnly, pipelineDepth: chunking.pipelineDepth, byteAlignment: chunking.alignment, rejectsDowngrade: upgrade,
+                chunkTimeout: global.chunkTimeout)
+            let output = global.output
+            let report = try await global.withClient { client in
+                let running = try FirmwareUpgradeManager(client: client).start(package: package, configuration: configuration)
+                var displays: [Int: ProgressDisplay] = [:]
+                for await event in running.events {
+                    if case .uploadProgress(let image, let progress) = event {
+                        let display = displays[image] ?? ProgressDisplay(label: "image \(image)", fd: output.progressDescriptor)
+                        displays[image] = display
+                        display.update(progress)
+                    }
+                }
+                for display in displays.values { display.finish() }
+                return try await running.result()
+            }
+            let seconds = report.uploadDuration.seconds
+            let answer = PackageAnswer(
+                file: file, uploaded_images: report.uploadedImages, bytes: report.bytesUploaded,
+                seconds: (seconds * 1000).rounded() / 1000, bytes_per_second: report.averageBytesPerSecond.rounded())
+            try output.emit(answer) {
+                "Done: uploaded image\(report.uploadedImages.count == 1 ? "" : "s") \(report.uploadedImages.map(String.init).joined(separator: ", ")) "
+                    + "of \(file) (\(report.bytesUploaded) bytes) in \(TextFormat.fixed(seconds, 2)) s\n" + ImageTable(report.slots).text
+            }
+        }
+
+        private struct PackageAnswer: Encodable {
+            let ok = true, action = "image-upload"
+            let file: String, uploaded_images: [Int], bytes: Int, seconds: Double, bytes_per_second: Double
         }
     }
 

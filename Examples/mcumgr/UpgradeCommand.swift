@@ -9,7 +9,11 @@ extension MCUmgr {
             commandName: "upgrade", abstract: "Upgrade the device's firmware: upload, test, reset and confirm.",
             discussion: """
                 Each FILE is an MCUboot image; give its image number as FILE@N or with one --image-index per file \
-                (default: the file's position, 0 for the first). Images already on the device are not sent again. \
+                (default: the file's position, 0 for the first). Or give one DFU package (an nRF Connect SDK \
+                dfu_application.zip): all its images go to their image numbers in one upgrade (all uploaded, all \
+                tested, one reset, all confirmed), a direct-XIP package's image for the slot the device is not running \
+                from. A SUIT envelope (.suit, or a package holding one) is uploaded over the SUIT group and processed \
+                by the device, which may ask for further files of the package. Images already on the device are not sent again. \
                 Modes: test-and-confirm (default: the image runs on test and is confirmed once it booted), \
                 confirm-only (no revert), test-only (the application must confirm itself), upload-only. \
                 Before the first chunk, each image is checked: its signature with --key, and that it fits the device \
@@ -39,19 +43,31 @@ extension MCUmgr {
         }
 
         func run() async throws {
-            let images = try upgrade.images()
+            let input = try upgrade.input()
             // Signatures are checked here, before connecting (the configuration's signatureKeys
             // stay empty, so the upgrade does not check them a second time).
             let keys = try signature.keys()
-            for (argument, image) in zip(upgrade.arguments, images) {
-                try SignatureKeyFiles.verify(image.image, path: argument.path, keys: keys)
+            switch input {
+            case .images(let images, let names):
+                for (name, image) in zip(names, images) {
+                    try SignatureKeyFiles.verify(image.image, path: name, keys: keys)
+                }
+            case .package(let path, let package):
+                if let envelope = package.envelope, !keys.isEmpty {
+                    try SignatureKeyFiles.verify(envelope.envelope, path: path, keys: keys)
+                }
             }
             var configuration = upgrade.configuration(chunkTimeout: global.chunkTimeout)
             configuration.eraseAppSettings = eraseSettings
             configuration.estimatedSwapTime = .seconds(swapTime)
             let output = global.output
             let report = try await global.withClient { client in
-                let running = try FirmwareUpgradeManager(client: client).start(images: images, configuration: configuration)
+                let manager = FirmwareUpgradeManager(client: client)
+                let running: FirmwareUpgrade
+                switch input {
+                case .images(let images, _): running = try manager.start(images: images, configuration: configuration)
+                case .package(_, let package): running = try manager.start(package: package, configuration: configuration)
+                }
                 var displays: [Int: ProgressDisplay] = [:]
                 for await event in running.events {
                     switch event {

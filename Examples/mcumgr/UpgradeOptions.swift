@@ -1,11 +1,14 @@
 import ArgumentParser
+import McuBoot
 import McuMgr
 import McuMgrTools
 
 /// What `upgrade` and `fleet upgrade` share: the image files and their numbers, the mode, the
 /// chunking, the downgrade check and how long a device may take to answer after its reset.
 struct UpgradeOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("MCUboot image files, optionally as FILE@IMAGE.", valueName: "file"))
+    @Argument(help: ArgumentHelp(
+        "MCUboot image files, optionally as FILE@IMAGE; or one DFU package (dfu_application.zip) or SUIT envelope (.suit).",
+        valueName: "file"))
     var files: [String]
 
     @Option(name: .customLong("image-index"), help: "The image number of each file, in order (repeat per file).")
@@ -32,6 +35,28 @@ struct UpgradeOptions: ParsableArguments {
         }
         if imageIndices.contains(where: { $0 < 0 }) { throw ValidationError("--image-index must be 0 or more") }
         guard resetTimeout > 0 else { throw ValidationError("--reset-timeout must be more than 0") }
+        if files.contains(where: PackageFile.isPackage) {
+            guard files.count == 1 else { throw ValidationError("give one DFU package or SUIT envelope alone, not with other files") }
+            guard imageIndices.isEmpty else { throw ValidationError("a DFU package gives each image's number: drop --image-index") }
+        }
+    }
+
+    /// What the files name: MCUboot images, or one DFU package or SUIT envelope.
+    enum Input {
+        /// Image files, each with the name its signature errors give.
+        case images([FirmwareUpgradeImage], names: [String])
+        /// A package (zip or `.suit`) at a path.
+        case package(String, FirmwarePackage)
+    }
+
+    /// The images or the package, read and checked before anything is sent.
+    func input() throws -> Input {
+        if let path = files.first, files.count == 1, PackageFile.isPackage(path) {
+            let package = try PackageFile.read(path)
+            if package.isSUIT { return .package(path, package) }
+            return .images(FirmwareUpgradeImage.images(of: package), names: package.images.map { "\(path):\($0.file)" })
+        }
+        return .images(try images(), names: arguments.map(\.path))
     }
 
     /// The files as named (`FILE` or `FILE@N`).

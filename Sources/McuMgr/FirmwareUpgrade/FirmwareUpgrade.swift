@@ -11,20 +11,34 @@ public final class FirmwareUpgrade: Sendable {
     private let currentState = StateCell()
     private let task = Mutex<Task<FirmwareUpgradeReport, any Error>?>(nil)
 
-    init(client: SMPClient, images: [FirmwareUpgradeImage], configuration: FirmwareUpgradeConfiguration, logger: Logger) {
+    /// The steps of an upgrade, given the control, the state callback and the progress callback.
+    typealias Steps = @Sendable (
+        UploadControl, _ onState: @escaping @Sendable (FirmwareUpgradeState) -> Void,
+        _ onProgress: @escaping @Sendable (Int, UploadProgress) -> Void
+    ) async throws(FirmwareUpgradeError) -> FirmwareUpgradeReport
+
+    convenience init(client: SMPClient, images: [FirmwareUpgradeImage], configuration: FirmwareUpgradeConfiguration, logger: Logger) {
+        self.init(clock: client.clock) { control, onState, onProgress throws(FirmwareUpgradeError) in
+            let runner = FirmwareUpgradeRunner(
+                client: client, images: images, configuration: configuration, control: control, logger: logger,
+                onState: onState, onProgress: onProgress)
+            return try await runner.run()
+        }
+    }
+
+    /// Starts `steps` in the background on `clock`.
+    init(clock: SMPClock, steps: @escaping Steps) {
         let (events, sink) = AsyncStream.makeStream(of: FirmwareUpgradeEvent.self, bufferingPolicy: .bufferingNewest(4096))
         self.events = events
-        let runner = FirmwareUpgradeRunner(
-            client: client, images: images, configuration: configuration, control: control, logger: logger,
-            onState: { [currentState] state in
-                currentState.set(state)
-                sink.yield(.stateChanged(state))
-            },
-            onProgress: { image, progress in sink.yield(.uploadProgress(image: image, progress)) }
-        )
-        let work = client.clock.throwingTask { () async throws -> FirmwareUpgradeReport in
+        let control = self.control
+        let onState: @Sendable (FirmwareUpgradeState) -> Void = { [currentState] state in
+            currentState.set(state)
+            sink.yield(.stateChanged(state))
+        }
+        let onProgress: @Sendable (Int, UploadProgress) -> Void = { image, progress in sink.yield(.uploadProgress(image: image, progress)) }
+        let work = clock.throwingTask { () async throws -> FirmwareUpgradeReport in
             do throws(FirmwareUpgradeError) {
-                let report = try await runner.run()
+                let report = try await steps(control, onState, onProgress)
                 sink.yield(.completed(report))
                 sink.finish()
                 return report

@@ -33,13 +33,23 @@ public struct FirmwareUpgradeManager: Sendable {
     }
 
     /// Checks images and configuration as ``start(images:configuration:)`` does, sending nothing:
-    /// at least one image, distinct non-negative image numbers, valid MCUboot images, a workable configuration.
+    /// at least one image, distinct non-negative image numbers (or one image per slot of an image number,
+    /// for direct-XIP), valid MCUboot images, a workable configuration.
     public static func validate(images: [FirmwareUpgradeImage], configuration: FirmwareUpgradeConfiguration) throws(FirmwareUpgradeError) {
         func invalid(_ why: String) -> FirmwareUpgradeError {
             FirmwareUpgradeError(state: .none, reason: .invalidConfiguration(why))
         }
         guard !images.isEmpty else { throw invalid("no image to upgrade") }
-        guard Set(images.map(\.index)).count == images.count else { throw invalid("two images have the same image index") }
+        for index in Set(images.map(\.index)) {
+            // Two images for one image number only as a direct-XIP pair, one built for each slot.
+            let variants = images.filter { $0.index == index }
+            guard variants.count == 1 || (variants.count == 2 && Set(variants.compactMap(\.slot)).count == 2) else {
+                throw invalid("two images have the same image index")
+            }
+            if let slot = variants.compactMap(\.slot).first(where: { !(0...1).contains($0) }) {
+                throw invalid("image \(index) is for slot \(slot); an image has slots 0 and 1")
+            }
+        }
         if let bad = images.first(where: { $0.index < 0 }) { throw invalid("image index \(bad.index) is negative") }
         do throws(UploadError) {
             try configuration.upload.validate()

@@ -9,7 +9,7 @@ import SMP
 /// is sent once (it is not idempotent) and the device's image table tells whether it happened.
 struct FirmwareUpgradeRunner: Sendable {
     let client: SMPClient
-    let images: [FirmwareUpgradeImage]
+    var images: [FirmwareUpgradeImage]
     let configuration: FirmwareUpgradeConfiguration
     let control: UploadControl
     let logger: Logger
@@ -49,7 +49,9 @@ struct FirmwareUpgradeRunner: Sendable {
     func preview() async throws(FirmwareUpgradeError) -> FirmwareUpgradePreview {
         try await guarded { progress in
             let survey = try await self.survey(&progress)
-            let plan = try makePlan(slots: survey.slots, bootloader: survey.bootloader, refusedErases: [], progress: progress)
+            var runner = self
+            runner.images = FirmwareUpgradeImage.choosingSlots(images, slots: survey.slots, bootloader: survey.bootloader)
+            let plan = try runner.makePlan(slots: survey.slots, bootloader: survey.bootloader, refusedErases: [], progress: progress)
             return FirmwareUpgradePreview(slots: survey.slots, bootloader: survey.bootloader, plan: plan)
         }
     }
@@ -96,7 +98,7 @@ struct FirmwareUpgradeRunner: Sendable {
     private func survey(_ progress: inout Progress) async throws -> Survey {
         let step = configuration.stepOptions
         try enter(.requestMcuMgrParameters, &progress)
-        let buffers = try await negotiate()
+        let buffers = try await client.negotiateWithRetries(configuration: configuration, logger: logger)
         let depth = configuration.upload.depth(for: buffers)
         let packetSize = await client.packetLimit()
         logger.debug("upload packets of up to \(packetSize) bytes, \(depth) in flight")
@@ -118,8 +120,15 @@ struct FirmwareUpgradeRunner: Sendable {
     }
 
     private func execute(_ progress: inout Progress) async throws -> FirmwareUpgradeReport {
-        let step = configuration.stepOptions
         let survey = try await self.survey(&progress)
+        // One image per image number from here on: of a direct-XIP pair, the one for the free slot.
+        var runner = self
+        runner.images = FirmwareUpgradeImage.choosingSlots(images, slots: survey.slots, bootloader: survey.bootloader)
+        return try await runner.execute(survey, &progress)
+    }
+
+    private func execute(_ survey: Survey, _ progress: inout Progress) async throws -> FirmwareUpgradeReport {
+        let step = configuration.stepOptions
         let (depth, packetSize, bootloader) = (survey.depth, survey.packetSize, survey.bootloader)
         var slots = survey.slots
 
@@ -242,19 +251,6 @@ struct FirmwareUpgradeRunner: Sendable {
         } catch SMPError.device(.status(.notSupported, _)) {
             logger.debug("the device does not support this command")
             return nil
-        }
-    }
-
-    /// Reads the device's buffers, asking again after timeouts until the step timeout.
-    private func negotiate() async throws -> SMPDeviceBuffers? {
-        let deadline = clock.now + configuration.stepTimeout
-        while true {
-            do {
-                return try await client.negotiate(reassemblyBufferSize: configuration.reassemblyBufferSize)
-            } catch {
-                guard case .timeout = error, clock.now < deadline else { throw error }
-                logger.debug("no answer to the parameters request yet; asking again")
-            }
         }
     }
 

@@ -17,6 +17,8 @@ extension CommandFailure {
         case let error as FileDownloadError: self.init(error)
         case let error as McuBootError: self.init(.input, "not a valid MCUboot image: \(error)")
         case let error as InputFileError: self.init(.input, error.description)
+        case let error as PackageFileError: self.init(.input, error.description)
+        case let error as FirmwarePackageError: self.init(.input, error.description)
         case let error as ConnectionStringError: self.init(.usage, error.description)
         case let error as ConnectionError: self.init(.transport, error.description)
         case let error as ProfileStoreError:

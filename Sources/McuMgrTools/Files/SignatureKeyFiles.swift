@@ -26,4 +26,14 @@ public enum SignatureKeyFiles {
             throw CommandFailure(.input, "\(path): signature check failed, nothing was sent: \(error)")
         }
     }
+
+    /// Checks a SUIT envelope's signature against `keys`; throws an input failure naming `path`.
+    public static func verify(_ envelope: SUITEnvelope, path: String, keys: [McuBootPublicKey]) throws {
+        guard !keys.isEmpty else { return }
+        do {
+            try envelope.verifySignature(keys: keys)
+        } catch {
+            throw CommandFailure(.input, "\(path): signature check failed, nothing was sent: \(error)")
+        }
+    }
 }

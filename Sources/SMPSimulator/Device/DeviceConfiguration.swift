@@ -68,6 +68,10 @@ public struct DeviceConfiguration: Sendable {
     public var settingsRoots: Set<String>? = nil
     /// Longest shell command line (`CONFIG_SHELL_CMD_BUFF_SIZE`).
     public var shellCommandLimit = 256
+    /// A SUIT device (nRF54H20): offers the SUIT group (66) with these roles and partitions; nil: an MCUboot device only.
+    public var suit: SUITDeviceConfiguration? = nil
+    /// The test suites the run group (7) lists and runs.
+    public var testSuites = ["os_test", "cbor_test", "flash_test"]
     /// Node name reported by OS info (`n`).
     public var nodeName = "mcumgr-sim"
     /// Board reported by OS info (`i`).

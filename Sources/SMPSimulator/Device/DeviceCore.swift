@@ -24,6 +24,8 @@ final class DeviceCore {
     private(set) var bootInstant: SMPInstant
     /// Boots since the simulator started (the first boot is 1).
     private(set) var bootCount = 0
+    /// Why the device last booted (`power on` at first).
+    private(set) var resetReason = "power on"
     /// The upload offsets at which a fault fires once.
     var uploadFaults = UploadFaults()
     /// Image requests still to be answered `busy`.
@@ -34,6 +36,8 @@ final class DeviceCore {
     var flashBytesWritten = 0
     /// Registered groups, in registration order.
     let groups: [any ManagementGroup]
+    /// The SUIT side of a SUIT device (``DeviceConfiguration/suit``); nil for an MCUboot device.
+    var suit: SUITState?
 
     init(configuration: DeviceConfiguration, time: SMPClock) {
         self.configuration = configuration
@@ -49,9 +53,13 @@ final class DeviceCore {
         clock = DeviceClock(startsSet: configuration.clockStartsSet, time: time)
         var groups: [any ManagementGroup] = [
             OSGroup(), ImageGroup(), StatsGroup(), SettingsGroup(), FSGroup(), ShellGroup(), EnumerationGroup(),
-            BasicGroup(),
+            BasicGroup(), CrashGroup(), RunGroup(),
         ]
         if configuration.offersLogGroup { groups.append(LogGroup()) }
+        if let suit = configuration.suit {
+            groups.append(SUITGroup())
+            self.suit = SUITState(configuration: suit)
+        }
         self.groups = groups
         boot()
     }
@@ -78,8 +86,9 @@ final class DeviceCore {
 
     /// Boots: MCUboot decides and performs swaps, then the application starts with fresh RAM.
     @discardableResult
-    func boot() -> [ImagePair.BootAction] {
+    func boot(reason: String = "power on") -> [ImagePair.BootAction] {
         bootCount += 1
+        resetReason = reason
         bootInstant = time.now
         var actions: [ImagePair.BootAction] = []
         for index in images.indices {
@@ -98,9 +107,11 @@ final class DeviceCore {
             }
         }
         if !configuration.keepsUploadStateAcrossReset { upload = nil }
+        suit?.boot()
         openFile = nil
         settings.reboot()
         record(.info, .os, "boot \(bootCount)")
+        record(.info, .os, "reset reason: \(reason)")
         return actions
     }
 

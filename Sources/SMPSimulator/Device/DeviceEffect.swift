@@ -4,6 +4,8 @@ enum DeviceEffect: Sendable, Equatable {
     case resetRequested
     /// A fault: the device resets now, without answering.
     case crash
+    /// Reboot after a while, for `reason` (a crash test answered, a SUIT update processed).
+    case reboot(after: Duration, reason: String)
     /// A fault: the link drops now.
     case disconnect
 }

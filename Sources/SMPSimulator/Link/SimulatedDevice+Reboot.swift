@@ -10,6 +10,12 @@ extension SimulatedDevice {
                 try? await clock.sleep(for: delay)
                 await self.reboot(reason: "reset command", ifGeneration: gen)
             }
+        case .reboot(let delay, let reason):
+            let gen = generation
+            clock.task {
+                try? await clock.sleep(for: delay)
+                await self.reboot(reason: reason, ifGeneration: gen)
+            }
         case .crash:
             logger.notice("fault: device reset during upload")
             await reboot(reason: "fault at upload offset", ifGeneration: generation)
@@ -28,7 +34,7 @@ extension SimulatedDevice {
         generation += 1
         heldRequest = nil
         heldResponse = nil
-        let actions = core.boot()
+        let actions = core.boot(reason: reason)
         // A device that stays down is offline for a hundred years.
         offlineUntil = clock.now + (faults.staysDownAfterReset ? .seconds(100 * 365 * 86_400) : configuration.bootDuration)
         logger.notice("reboot (\(reason)), boot \(core.bootCount): \(actions.enumerated().map { "image \($0.offset) \($0.element)" }.joined(separator: ", "))")
@@ -37,6 +43,9 @@ extension SimulatedDevice {
             await hooks.disconnect(configuration.bootDuration)
         }
     }
+
+    /// Why the device last reset: `power on`, `reset command`, `crash (div0)`, `power cycle`, ….
+    public var lastResetReason: String { core.resetReason }
 
     /// Resets the device now, as a power cycle would (no response to anything in flight).
     public func powerCycle() async {
