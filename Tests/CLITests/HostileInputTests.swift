@@ -41,4 +41,44 @@ struct HostileInputTests {
         #expect(result.stderr.contains("'\(option) <"), "\(result)")
         #expect(result.stderr.contains("0 to 3600000 milliseconds"), "\(result)")
     }
+
+    // MARK: Defect 4: devices files written on Windows
+
+    @Test("a devices file with CRLF (and a byte order mark) or CR line ends is read line by line", arguments: [
+        ("\r\n", true), ("\r\n", false), ("\r", false),
+    ])
+    func windowsDevicesFile(ending: String, byteOrderMark: Bool) async throws {
+        let devices = CLI.temporaryDirectory().appendingPathComponent("devices.txt").path
+        let text = ["# bench", "sim left", "", "type=sim right"].joined(separator: ending) + ending
+        try Data((byteOrderMark ? [0xef, 0xbb, 0xbf] : []) + Array(text.utf8)).write(to: URL(fileURLWithPath: devices))
+        let list = try await CLI.mcumgr(["fleet", "list", "--devices", devices, "--json"])
+        Expect.success(list)
+        let listed = try #require(try list.json()["devices"] as? [[String: Any]])
+        #expect(listed.map { $0["name"] as? String } == ["left", "right"], "\(list)")
+    }
+
+    // MARK: Smaller things found on the way
+
+    @Test("a named pipe with no writer as an image, a key or a devices file is refused at once (exit 4)", arguments: [
+        ["image", "info", "FIFO"], ["image", "info", "IMAGE", "--key", "FIFO"], ["fleet", "list", "--devices", "FIFO"],
+    ])
+    func namedPipes(arguments: [String]) async throws {
+        let folder = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let image = try await TestImages.make(version: "1.0.1", payloadSize: 1024, seed: 34)
+        // Before the fix the command waited for a writer forever; the limit only bounds that wait.
+        let result = try await CLI.mcumgr(arguments.map { $0 == "FIFO" ? fifo : $0 == "IMAGE" ? image : $0 }, timeout: 60)
+        #expect(result.status == 4, "\(result)")
+        #expect(result.stderr.contains("\(fifo) is a named pipe (FIFO), not a regular file"), "\(result)")
+    }
+
+    @Test("a device listed three times is refused (exit 2) naming the lines, not upgraded three times at once")
+    func duplicateDevices() async throws {
+        let devices = CLI.temporaryDirectory().appendingPathComponent("devices.txt").path
+        try Data("udp:127.0.0.1:9 a\nudp:127.0.0.1:9 b\nudp:127.0.0.1:9 c\n".utf8).write(to: URL(fileURLWithPath: devices))
+        let result = try await CLI.mcumgr(["fleet", "list", "--devices", devices, "--timeout", "0.2"])
+        Expect.failure(result, status: 2, mentioning: "line 2 ('udp:127.0.0.1:9 b'): udp:127.0.0.1:9 is already on line 1; list each device once")
+    }
 }

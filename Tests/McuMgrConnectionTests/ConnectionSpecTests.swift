@@ -92,7 +92,7 @@ struct ConnectionSpecTests {
     }
 
     @Test("bad connection strings give a typed error with a message", arguments: [
-        ("bogus", "x", ConnectionStringError.unknownType("bogus"), "unknown connection type 'bogus'; use udp, ble or sim"),
+        ("bogus", "x", ConnectionStringError.unknownType("bogus"), "unknown connection type 'bogus'; use udp, serial, ble or sim"),
         ("serial", "", .missingSerialDevice, "the serial connection string names no device; use dev=PATH, e.g. dev=/dev/ttyACM0,baud=115200"),
         ("serial", "dev=/dev/x,baud=fast", .invalidValue(key: "baud", value: "fast", expected: "a number from 50 to 20000000"),
          "'fast' is not a valid baud: expected a number from 50 to 20000000"),
