@@ -102,6 +102,16 @@ struct GlobalOptions: ParsableArguments {
         if serial == nil, baud != nil || lineLength != nil || raw {
             throw ValidationError("--baud, --line-length and --raw go with --serial DEVICE")
         }
+        if let serial {
+            // The rules of a serial connection string or profile, so that a bad value is a usage error either way.
+            do throws(ConnectionStringError) {
+                try SerialConnectionParameters(device: serial, baudRate: baud, lineLength: lineLength, raw: raw).validate()
+            } catch .invalidValue(let key, let value, let expected) where key == "baud" || key == "line_length" {
+                throw ValidationError("--\(key == "baud" ? "baud" : "line-length") \(value) is not valid: expected \(expected)")
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
         if let retries, !(0...100).contains(retries) { throw ValidationError("--retries must be 0 to 100") }
         if let tries, !(1...101).contains(tries) { throw ValidationError("--tries must be 1 to 101") }
         if let mtu, !(64...65_507).contains(mtu) { throw ValidationError("--mtu must be 64 to 65507 bytes") }

@@ -57,6 +57,31 @@ struct HostileInputTests {
         #expect(listed.map { $0["name"] as? String } == ["left", "right"], "\(list)")
     }
 
+    // MARK: Defect 5: one exit status per cause
+
+    @Test("a bad serial setting is a usage error (2) however it is given: --serial, --hci serial:, a profile", arguments: [
+        (["--serial", "/dev/null", "--baud", "0", "echo", "x"], "--baud 0"),
+        (["--serial", "/dev/null", "--line-length", "5", "echo", "x"], "--line-length 5"),
+        (["--serial", "/dev/null", "--baud", "12345", "echo", "x"], "--baud 12345"),
+        (["--hci", "serial:/dev/null@0", "--ble-scan"], "hci baud rate"),
+        (["--hci", "serial:/dev/null@12345", "--ble-scan"], "hci baud rate"),
+        (["-c", "zero", "echo", "x"], "'0' is not a valid baud"),
+        (["-c", "odd", "echo", "x"], "'12345' is not a valid baud"),
+        (["-c", "short", "echo", "x"], "'5' is not a valid line_length"),
+    ])
+    func serialSettings(arguments: [String], message: String) async throws {
+        let config = CLI.temporaryDirectory()
+        try Data("""
+            {"version": 1, "connections": {
+              "zero": {"type": "serial", "connstring": "dev=/dev/null,baud=0"},
+              "odd": {"type": "serial", "connstring": "dev=/dev/null,baud=12345"},
+              "short": {"type": "serial", "connstring": "dev=/dev/null,line_length=5"}
+            }}
+            """.utf8).write(to: config.appendingPathComponent("connections.json"))
+        let result = try await CLI.mcumgr(arguments, environment: ["MCUMGR_CONFIG_DIR": config.path])
+        Expect.failure(result, status: 2, mentioning: message)
+    }
+
     // MARK: Smaller things found on the way
 
     @Test("a named pipe with no writer as an image, a key or a devices file is refused at once (exit 4)", arguments: [
