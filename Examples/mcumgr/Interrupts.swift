@@ -9,11 +9,13 @@ import Darwin
 #endif
 
 /// Turns the first SIGINT or SIGTERM into a call of `onInterrupt` (a fleet cancels, then prints
-/// its report); a second one ends the process at once with status 130.
+/// its report; a download stops and removes its partial file); a second one ends the process at
+/// once with status 130.
 final class Interrupts: Sendable {
     private let sources: Mutex<[any DispatchSourceSignal]>
 
-    init(onInterrupt: @escaping @Sendable () -> Void) {
+    /// Listens for SIGINT and SIGTERM; the message on the first one says that `what` is being cancelled.
+    init(cancelling what: String = "every device", onInterrupt: @escaping @Sendable () -> Void) {
         let count = Mutex(0)
         var made: [any DispatchSourceSignal] = []
         for number in [SIGINT, SIGTERM] {
@@ -25,7 +27,7 @@ final class Interrupts: Sendable {
                     return value == 1
                 }
                 if first {
-                    Console.err("mcumgr: interrupted: cancelling every device (interrupt again to stop at once)")
+                    Console.err("mcumgr: interrupted: cancelling \(what) (interrupt again to stop at once)")
                     onInterrupt()
                 } else {
                     Console.exit(ExitStatus.interrupted.rawValue)
@@ -46,5 +48,14 @@ final class Interrupts: Sendable {
         for source in all { source.cancel() }
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
+    }
+
+    /// Runs `body` in a task that the first SIGINT or SIGTERM cancels, so that it ends through its
+    /// own error path (and cleans up) instead of the process dying in the middle.
+    static func cancelling<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let task = Task { try await body() }
+        let interrupts = Interrupts(cancelling: what) { task.cancel() }
+        defer { interrupts.stop() }
+        return try await task.value
     }
 }

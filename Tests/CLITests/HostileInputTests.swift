@@ -82,6 +82,37 @@ struct HostileInputTests {
         Expect.failure(result, status: 2, mentioning: message)
     }
 
+    // MARK: Defect 6: interrupted downloads
+
+    @Test("Ctrl-C or SIGTERM during fs download removes the partial file and exits 130", arguments: [SIGINT, SIGTERM])
+    func interruptedDownload(signal: Int32) async throws {
+        let folder = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("source.bin")
+        try Data(TestImages.payload(size: 512 * 1024, seed: 6)).write(to: source)
+        let downloads = folder.appendingPathComponent("downloads")
+        try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
+        // 20 ms an answer: the download takes seconds, time enough to interrupt it in the middle.
+        try await withSimulator(["--latency", "20"]) { sim in
+            Expect.success(try await sim.mcumgr(["fs", "upload", source.path, "/lfs1/big.bin"]))
+            let child = try Subprocess.launch(
+                try BuiltProducts.require("mcumgr"),
+                ["--udp", sim.address, "fs", "download", "/lfs1/big.bin", downloads.appendingPathComponent("big.bin").path],
+                stdout: folder.appendingPathComponent("stdout"), stderr: folder.appendingPathComponent("stderr"),
+                environment: ["MCUMGR_CONFIG_DIR": CLI.isolatedConfigDirectory])
+            defer { child.kill() }
+            let partial = try await child.awaitOutput(within: SimulatorProcess.startLimit) { _ in
+                (try? FileManager.default.contentsOfDirectory(atPath: downloads.path))?.first { $0.hasSuffix(".partial") }
+            }
+            try #require(partial != nil, "no partial file appeared: \(child.stderr)")
+            child.signal(signal)
+            let status = try await Self.exitStatus(of: child)
+            #expect(status == 130, "exit \(status): \(child.stderr)")
+            #expect(child.stderr.contains("interrupted"), "\(child.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: downloads.path) == [], "the partial file was left behind")
+        }
+    }
+
     // MARK: Smaller things found on the way
 
     @Test("a named pipe with no writer as an image, a key or a devices file is refused at once (exit 4)", arguments: [
@@ -105,5 +136,76 @@ struct HostileInputTests {
         try Data("udp:127.0.0.1:9 a\nudp:127.0.0.1:9 b\nudp:127.0.0.1:9 c\n".utf8).write(to: URL(fileURLWithPath: devices))
         let result = try await CLI.mcumgr(["fleet", "list", "--devices", devices, "--timeout", "0.2"])
         Expect.failure(result, status: 2, mentioning: "line 2 ('udp:127.0.0.1:9 b'): udp:127.0.0.1:9 is already on line 1; list each device once")
+    }
+
+    @Test("SIGTERM during fleet list starts no further device and prints what was read so far (exit 130)")
+    func interruptedFleetList() async throws {
+        // A device that receives and never answers: the first device's read is in flight when the signal comes.
+        let silent = try SilentUDPDevice()
+        let folder = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let devices = folder.appendingPathComponent("devices.txt").path
+        try Data("udp:127.0.0.1:\(silent.port) silent\nsim later-1\nsim later-2\n".utf8).write(to: URL(fileURLWithPath: devices))
+        let child = try Subprocess.launch(
+            try BuiltProducts.require("mcumgr"),
+            ["fleet", "list", "--devices", devices, "--concurrency", "1", "--timeout", "60", "--json"],
+            stdout: folder.appendingPathComponent("stdout"), stderr: folder.appendingPathComponent("stderr"),
+            environment: ["MCUMGR_CONFIG_DIR": CLI.isolatedConfigDirectory])
+        defer { child.kill() }
+        try #require(try await silent.awaitRequest(within: SimulatorProcess.startLimit), "no request reached the device: \(child.stderr)")
+        child.signal(SIGTERM)
+        let status = try await Self.exitStatus(of: child)
+        #expect(status == 130, "exit \(status): \(child.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(child.stdout.utf8)) as? [String: Any], "\(child.stdout)")
+        let listed = try #require(report["devices"] as? [[String: Any]], "\(child.stdout)")
+        #expect(listed.map { $0["name"] as? String } == ["silent"], "\(report)")
+        #expect(child.stderr.contains("interrupted: 1 of 3 devices read or tried"), "\(child.stderr)")
+    }
+
+    /// The exit status of `child`, killed after a minute (scaled) if it does not end.
+    static func exitStatus(of child: ChildProcess) async throws -> Int32 {
+        let watchdog = SMPClock.continuous.task {
+            try? await SMPClock.continuous.sleep(for: TestTimeScale.scaled(.seconds(60)))
+            child.kill()
+        }
+        defer { watchdog.cancel() }
+        return await child.exitStatus()
+    }
+}
+
+/// A UDP socket on 127.0.0.1 that takes requests and never answers.
+private final class SilentUDPDevice: Sendable {
+    let fd: Int32
+    let port: Int
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        guard fd >= 0 else { throw ProcessError("socket: \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else {
+            close(fd)
+            throw ProcessError("bind: \(errno)")
+        }
+        self.fd = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(fd) }
+
+    /// Whether a datagram arrived within `limit` (polled: a real process sends it).
+    func awaitRequest(within limit: Duration) async throws -> Bool {
+        let deadline = SMPClock.continuous.now + limit
+        var byte: UInt8 = 0
+        while SMPClock.continuous.now < deadline {
+            if recv(fd, &byte, 1, Int32(MSG_DONTWAIT)) >= 0 { return true }
+            try await SMPClock.continuous.sleep(for: .milliseconds(10))
+        }
+        return false
     }
 }
