@@ -19,12 +19,9 @@ extension MCUmgr {
             let devices = try fleet.devices()
             let inventory = FleetInventory(devices: devices, concurrency: fleet.fleetConcurrency, connector: fleet.connector)
             // Ctrl-C or SIGTERM stops starting devices; what was read so far is still printed.
-            let listing = Task { await inventory.run() }
-            let interrupts = Interrupts { listing.cancel() }
-            let report = await listing.value
-            interrupts.stop()
+            let (report, interrupted) = try await Interrupts.cancelling("every device") { (await inventory.run(), Task.isCancelled) }
             try fleet.output.emit(report) { report.text }
-            guard !listing.isCancelled else {
+            guard !interrupted else {
                 throw CommandFailure(.interrupted, "interrupted: \(report.entries.count) of \(devices.count) devices read or tried")
             }
             guard report.exitStatus == .success else {
