@@ -206,10 +206,11 @@ let package = Package(
         // Connection specs (our options and Go mcumgr's --conntype/--connstring), saved profiles, and
         // one factory that opens any transport: UDP, serial, BlueZ kernel sockets, our LE host over
         // HCI. Not the simulator: a program that offers `--sim` registers that connector itself.
+        // McuMgr: the profiles file is read as every input file is (InputFile).
         .target(
             name: "McuMgrConnection",
             dependencies: [
-                "SMP", "SMPUDP", "SMPSerial", "SMPBLE", "BLEHost", "GATT",
+                "McuMgr", "SMP", "SMPUDP", "SMPSerial", "SMPBLE", "BLEHost", "GATT",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -78,8 +78,11 @@ struct MCUmgrSim: AsyncParsableCommand {
     @Option(name: .customLong("overflow"), help: "A request beyond buf-count is 'drop'ped or answered 'nomem' (rc 2).")
     var overflow: OverflowChoice = .nomem
 
-    @Option(name: .customLong("latency"), help: "Milliseconds from when the device takes a request up to its answer (the simulator's own computing hides in it).")
-    var latency: Double = 0
+    @Option(
+        name: .customLong("latency"),
+        help: "Milliseconds from when the device takes a request up to its answer (the simulator's own computing hides in it; default 0; \(millisecondsOption.range)).",
+        transform: { try millisecondsOption.parse($0) })
+    var latency: Duration = .zero
 
     @Option(name: .customLong("bandwidth"), help: "Link throughput in bytes per second (default unlimited).")
     var bandwidth: Int?
@@ -106,8 +109,11 @@ struct MCUmgrSim: AsyncParsableCommand {
     @Option(name: .customLong("delay"), help: "Percent of packets delayed by --delay-ms.")
     var delay: Double = 0
 
-    @Option(name: .customLong("delay-ms"), help: "Extra delay of a delayed packet, and longest hold of a reordered one.")
-    var delayMilliseconds: Double = 100
+    @Option(
+        name: .customLong("delay-ms"),
+        help: "Milliseconds of extra delay of a delayed packet, and longest hold of a reordered one (default 100; \(millisecondsOption.range)).",
+        transform: { try millisecondsOption.parse($0) })
+    var delayMilliseconds: Duration = .milliseconds(100)
 
     @Option(name: .customLong("fault-direction"), help: "Packets the fault percentages apply to: requests, responses or both.")
     var faultDirection: FaultDirectionChoice = .both
@@ -121,8 +127,11 @@ struct MCUmgrSim: AsyncParsableCommand {
     @Option(name: .customLong("disconnect-at"), help: "Go silent (link down) at the first upload chunk at or past this offset, once.")
     var disconnectAt: Int?
 
-    @Option(name: .customLong("reconnect-delay"), help: "Milliseconds the link stays down after --disconnect-at.")
-    var reconnectDelay: Double = 500
+    @Option(
+        name: .customLong("reconnect-delay"),
+        help: "Milliseconds the link stays down after --disconnect-at (default 500; \(millisecondsOption.range)).",
+        transform: { try millisecondsOption.parse($0) })
+    var reconnectDelay: Duration = .milliseconds(500)
 
     @Option(name: .customLong("images"), help: "Updatable images, each with two slots.")
     var images = 2
@@ -153,11 +162,15 @@ struct MCUmgrSim: AsyncParsableCommand {
     @Option(name: .customLong("settings-bytes"), help: "Bytes of settings names and values the device keeps.", transform: size("--settings-bytes"))
     var settingsBytes = DeviceConfiguration().settingsMaximumBytes
 
-    @Option(name: .customLong("boot-time"), help: "Milliseconds the device needs to boot after a reset.")
-    var bootTime: Double = 300
+    @Option(
+        name: .customLong("boot-time"), help: "Milliseconds the device needs to boot after a reset (default 300; \(millisecondsOption.range)).",
+        transform: { try millisecondsOption.parse($0) })
+    var bootTime: Duration = .milliseconds(300)
 
-    @Option(name: .customLong("reset-delay"), help: "Milliseconds from the reset response to the reboot.")
-    var resetDelay: Double = 250
+    @Option(
+        name: .customLong("reset-delay"), help: "Milliseconds from the reset response to the reboot (default 250; \(millisecondsOption.range)).",
+        transform: { try millisecondsOption.parse($0) })
+    var resetDelay: Duration = .milliseconds(250)
 
     @Option(
         name: .customLong("mode"),
@@ -343,14 +356,14 @@ struct MCUmgrSim: AsyncParsableCommand {
             configuration.hostility = suitHostility.flatMap(SUITDeviceConfiguration.Hostility.init(rawValue:))
             c.suit = configuration
         }
-        c.bootDuration = .milliseconds(bootTime)
-        c.resetDelay = .milliseconds(resetDelay)
+        c.bootDuration = bootTime
+        c.resetDelay = resetDelay
         return c
     }
 
     func linkConfiguration() -> LinkConfiguration {
         LinkConfiguration(
-            latency: .milliseconds(latency), bandwidth: bandwidth,
+            latency: latency, bandwidth: bandwidth,
             flashWriteTimePerByte: .nanoseconds(flashNanosecondsPerByte),
             bufferOverflow: overflow.policy)
     }
@@ -362,15 +375,19 @@ struct MCUmgrSim: AsyncParsableCommand {
         f.duplicatePercent = duplicate
         f.reorderPercent = reorder
         f.delayPercent = delay
-        f.delay = .milliseconds(delayMilliseconds)
+        f.delay = delayMilliseconds
         f.directions = faultDirection.directions
         f.resetAtUploadOffset = resetAt
         f.disconnectAtUploadOffset = disconnectAt
-        f.reconnectDelay = .milliseconds(reconnectDelay)
+        f.reconnectDelay = reconnectDelay
         f.busyImageRequests = busy
         return f
     }
 }
+
+/// The simulator's durations (`--latency`, `--delay-ms`, `--reconnect-delay`, `--boot-time`,
+/// `--reset-delay`): milliseconds, 0 to an hour.
+let millisecondsOption = DurationOption.milliseconds(maximum: 3_600_000)
 
 /// Reads a size or count option in decimal or `0x` hexadecimal, naming the option when it is neither.
 func size(_ option: String) -> @Sendable (String) throws -> Int {

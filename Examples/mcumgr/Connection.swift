@@ -39,7 +39,7 @@ extension GlobalOptions {
     var connectionOptions: ConnectionOptions {
         ConnectionOptions(
             maximumPacketSize: mtu,
-            clientConfiguration: SMPClient.Configuration(timeout: .seconds(effectiveTimeout), retries: effectiveRetries),
+            clientConfiguration: SMPClient.Configuration(timeout: effectiveTimeout, retries: effectiveRetries),
             logger: Logger(label: "smp"))
     }
 

@@ -66,11 +66,22 @@ extension MCUmgr.FS {
         }
 
         func run() async throws {
-            let output = global.output
             let start = ContinuousClock.now
+            // Ctrl-C or SIGTERM cancels the download, which then removes its partial file.
+            let length = try await Interrupts.cancelling("the download") { try await download() }
+            if local == "-" { return }
+            let transfer = Transfer(action: "fs-download", local: local, remote: remote, bytes: length, since: start)
+            try global.output.emit(transfer) {
+                "Done: downloaded \(length) bytes from \(remote) to \(local) in \(TextFormat.fixed(transfer.seconds, 2)) s"
+            }
+        }
+
+        /// Downloads the file to `local` (or standard output) and returns its length.
+        private func download() async throws -> Int {
+            let output = global.output
             let toStandardOutput = local == "-"
             let maximumSize = self.maximumSize
-            let length = try await global.withClient { client -> Int in
+            return try await global.withClient { client -> Int in
                 let display = ProgressDisplay(label: "download", fd: toStandardOutput ? Console.standardError : output.progressDescriptor)
                 defer { display.finish() }
                 let fs = FileSystemManager(client: client)
@@ -86,11 +97,6 @@ extension MCUmgr.FS {
                 } catch {
                     throw CommandFailure(error)
                 }
-            }
-            if toStandardOutput { return }
-            let transfer = Transfer(action: "fs-download", local: local, remote: remote, bytes: length, since: start)
-            try output.emit(transfer) {
-                "Done: downloaded \(length) bytes from \(remote) to \(local) in \(TextFormat.fixed(transfer.seconds, 2)) s"
             }
         }
     }

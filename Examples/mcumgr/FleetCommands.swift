@@ -1,4 +1,5 @@
 import ArgumentParser
+import Hex
 import Logging
 import McuMgrFleet
 import McuMgrConnection
@@ -34,8 +35,9 @@ struct FleetOptions: ParsableArguments {
     var concurrency: Int?
 
     @Option(name: [.customShort("t"), .customLong("timeout")], help: ArgumentHelp(
-        "Seconds to wait for each response (default 5; upload chunks 2).", valueName: "seconds"))
-    var timeout: Double?
+        "Seconds to wait for each response (default 5; upload chunks 2; \(GlobalOptions.timeoutOption.range)).", valueName: "seconds"),
+        transform: { try GlobalOptions.timeoutOption.parse($0) })
+    var timeout: Duration?
 
     @Option(name: .customLong("mtu"), help: ArgumentHelp("Largest SMP packet to send, in bytes (UDP default 1472).", valueName: "bytes"))
     var mtu: Int?
@@ -46,7 +48,6 @@ struct FleetOptions: ParsableArguments {
     func validate() throws {
         guard (devicesFile == nil) != (udpRange == nil) else { throw ValidationError("name the devices with --devices FILE or --udp-range RANGE (one of them)") }
         if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
-        if let timeout, !(timeout > 0 && timeout <= 3600) { throw ValidationError("--timeout must be more than 0 and at most 3600 seconds") }
         if let mtu, !(64...65_507).contains(mtu) { throw ValidationError("--mtu must be 64 to 65507 bytes") }
     }
 
@@ -68,7 +69,7 @@ struct FleetOptions: ParsableArguments {
     var connector: FleetConnector {
         FleetConnector(factory: .mcumgr, options: ConnectionOptions(
             maximumPacketSize: mtu,
-            clientConfiguration: SMPClient.Configuration(timeout: .seconds(timeout ?? 5), retries: 2),
+            clientConfiguration: SMPClient.Configuration(timeout: timeout ?? .seconds(5), retries: 2),
             logger: Logger(label: "smp")))
     }
 

@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Hex
 import McuMgr
 import McuMgrFleet
 import McuMgrConnection
@@ -38,8 +39,16 @@ extension MCUmgr {
         @Option(name: .customLong("retries"), help: "Times a device whose upgrade failed for a passing reason is tried again.")
         var retries = 0
 
-        @Option(name: .customLong("retry-delay"), help: "Seconds before a device's first retry; doubles for each further one.")
-        var retryDelay: Double = 2
+        /// `--retry-delay`: 0 to an hour.
+        static let retryDelayOption = DurationOption.seconds(maximum: 3_600)
+        /// `--step-timeout`: more than 0 and at most a day.
+        static let stepTimeoutOption = DurationOption.seconds(maximum: 86_400, allowsZero: false)
+
+        @Option(
+            name: .customLong("retry-delay"),
+            help: "Seconds before a device's first retry; doubles for each further one (default 2; \(FleetUpgradeCommand.retryDelayOption.range)).",
+            transform: { try FleetUpgradeCommand.retryDelayOption.parse($0) })
+        var retryDelay: Duration = .seconds(2)
 
         @Option(name: .customLong("canary"), help: "Upgrade the first M devices first; start the rest only if all come back healthy.")
         var canary = 0
@@ -47,8 +56,11 @@ extension MCUmgr {
         @Option(name: .customLong("max-failures"), help: "Start no further device once this many have failed.")
         var maxFailures: Int?
 
-        @Option(name: .customLong("step-timeout"), help: "Seconds each control step keeps resending to a silent or lossy device before it fails.")
-        var stepTimeout: Double = 120
+        @Option(
+            name: .customLong("step-timeout"),
+            help: "Seconds each control step keeps resending to a silent or lossy device before it fails (default 120; \(FleetUpgradeCommand.stepTimeoutOption.range)).",
+            transform: { try FleetUpgradeCommand.stepTimeoutOption.parse($0) })
+        var stepTimeout: Duration = .seconds(120)
 
         @Flag(name: .customLong("dry-run"), help: "Say what the upgrade would do on each device; change nothing.")
         var dryRun = false
@@ -58,10 +70,8 @@ extension MCUmgr {
 
         func validate() throws {
             guard (0...100).contains(retries) else { throw ValidationError("--retries must be 0 to 100") }
-            guard retryDelay >= 0, retryDelay <= 3600 else { throw ValidationError("--retry-delay must be 0 to 3600 seconds") }
             guard canary >= 0 else { throw ValidationError("--canary must be 0 or more") }
             if let maxFailures, maxFailures < 1 { throw ValidationError("--max-failures must be at least 1") }
-            guard stepTimeout > 0 else { throw ValidationError("--step-timeout must be more than 0") }
         }
 
         func run() async throws {
@@ -69,8 +79,8 @@ extension MCUmgr {
                 throw CommandFailure(.usage, "fleet upgrade takes MCUboot images or MCUboot packages; upgrade SUIT devices one at a time with 'mcumgr upgrade'")
             }
             let devices = try fleet.devices()
-            var upgrade = self.upgrade.configuration(chunkTimeout: .seconds(fleet.timeout ?? 2))
-            upgrade.stepTimeout = .seconds(stepTimeout)
+            var upgrade = self.upgrade.configuration(chunkTimeout: fleet.timeout ?? .seconds(2))
+            upgrade.stepTimeout = stepTimeout
             let output = fleet.output
             if dryRun {
                 let dryRun = try Self.make { () throws(FleetConfigurationError) in
@@ -85,7 +95,7 @@ extension MCUmgr {
                 return
             }
             let configuration = FleetConfiguration(
-                upgrade: upgrade, concurrency: fleet.fleetConcurrency, retries: retries, retryBackOff: .seconds(retryDelay),
+                upgrade: upgrade, concurrency: fleet.fleetConcurrency, retries: retries, retryBackOff: retryDelay,
                 maximumFailures: maxFailures, canaryCount: canary)
             let fleetUpgrade = try Self.make { () throws(FleetConfigurationError) in
                 try FleetUpgrade(devices: devices, images: images, configuration: configuration, connector: fleet.connector)

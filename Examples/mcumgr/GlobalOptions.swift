@@ -1,4 +1,5 @@
 import ArgumentParser
+import Hex
 import McuMgrConnection
 import McuMgrTools
 import SMPBLE
@@ -65,8 +66,9 @@ struct GlobalOptions: ParsableArguments {
     var profile: String?
 
     @Option(name: [.customShort("t"), .customLong("timeout")], help: ArgumentHelp(
-        "Seconds to wait for each response (default 5).", valueName: "seconds"))
-    var timeout: Double?
+        "Seconds to wait for each response (default 5; \(GlobalOptions.timeoutOption.range)).", valueName: "seconds"),
+        transform: { try GlobalOptions.timeoutOption.parse($0) })
+    var timeout: Duration?
 
     @Option(name: [.customShort("r"), .customLong("retries")], help: ArgumentHelp(
         "Times a request is resent after a timeout (default 2).", valueName: "n"))
@@ -86,7 +88,9 @@ struct GlobalOptions: ParsableArguments {
     var verbose = false
 
     /// The default response timeout.
-    static let defaultTimeout = 5.0
+    static let defaultTimeout = Duration.seconds(5)
+    /// `--timeout`: more than 0 and at most an hour.
+    static let timeoutOption = DurationOption.seconds(maximum: 3_600, allowsZero: false)
     /// The default number of retries.
     static let defaultRetries = 2
 
@@ -98,8 +102,15 @@ struct GlobalOptions: ParsableArguments {
         if serial == nil, baud != nil || lineLength != nil || raw {
             throw ValidationError("--baud, --line-length and --raw go with --serial DEVICE")
         }
-        if let timeout, !(timeout > 0 && timeout <= 3600) {
-            throw ValidationError("--timeout must be more than 0 and at most 3600 seconds")
+        if let serial {
+            // The rules of a serial connection string or profile, so that a bad value is a usage error either way.
+            do throws(ConnectionStringError) {
+                try SerialConnectionParameters(device: serial, baudRate: baud, lineLength: lineLength, raw: raw).validate()
+            } catch .invalidValue(let key, let value, let expected) where key == "baud" || key == "line_length" {
+                throw ValidationError("--\(key == "baud" ? "baud" : "line-length") \(value) is not valid: expected \(expected)")
+            } catch {
+                throw ValidationError(error.description)
+            }
         }
         if let retries, !(0...100).contains(retries) { throw ValidationError("--retries must be 0 to 100") }
         if let tries, !(1...101).contains(tries) { throw ValidationError("--tries must be 1 to 101") }
@@ -123,7 +134,7 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// The response timeout in force.
-    var effectiveTimeout: Double { timeout ?? Self.defaultTimeout }
+    var effectiveTimeout: Duration { timeout ?? Self.defaultTimeout }
 
     /// The retry count in force.
     var effectiveRetries: Int { retries ?? tries.map { $0 - 1 } ?? Self.defaultRetries }

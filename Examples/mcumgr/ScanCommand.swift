@@ -1,4 +1,5 @@
 import ArgumentParser
+import Hex
 import McuMgrConnection
 import McuMgrTools
 
@@ -9,8 +10,13 @@ extension MCUmgr {
             commandName: "scan", abstract: "List the Bluetooth LE devices that advertise the SMP service.",
             discussion: "With --hci CONTROLLER, through our own LE host on that controller, e.g. mcumgr --hci tcp:127.0.0.1:9001 --ble-scan.")
 
-        @Option(name: .customLong("scan-seconds"), help: "How long to scan, in seconds (default 5).")
-        var seconds: Double = 5
+        /// `--scan-seconds`: more than 0 and at most 10 minutes.
+        static let secondsOption = DurationOption.seconds(maximum: 600, allowsZero: false)
+
+        @Option(
+            name: .customLong("scan-seconds"), help: "How long to scan, in seconds (default 5; \(Scan.secondsOption.range)).",
+            transform: { try Scan.secondsOption.parse($0) })
+        var seconds: Duration = .seconds(5)
 
         @OptionGroup var global: GlobalOptions
 
@@ -21,10 +27,6 @@ extension MCUmgr {
             let rssi: Int?
         }
 
-        func validate() throws {
-            guard seconds > 0, seconds <= 600 else { throw ValidationError("--scan-seconds must be more than 0 and at most 600") }
-        }
-
         func run() async throws {
             var spec = try global.connection().spec
             if case .ble(var parameters) = spec {
@@ -33,7 +35,7 @@ extension MCUmgr {
             } else {
                 spec = .ble(BLEConnectionParameters(peer: .scan, adapter: global.bleAdapter))
             }
-            let found = try await ConnectionFactory.standard.scan(spec, for: .milliseconds(Int(seconds * 1000)), options: global.connectionOptions)
+            let found = try await ConnectionFactory.standard.scan(spec, for: seconds, options: global.connectionOptions)
             let entries = found.map { Entry(address: $0.address, type: $0.addressType.rawValue, name: $0.name, rssi: $0.rssi) }
             try global.output.emit(entries) {
                 guard !entries.isEmpty else { return "no SMP device found" }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Hex
 import McuMgr
 import McuMgrTools
 
@@ -27,8 +28,14 @@ extension MCUmgr {
         @Flag(name: .customLong("erase-settings"), help: "Erase the application's settings storage before the reset.")
         var eraseSettings = false
 
-        @Option(name: .customLong("swap-time"), help: "Seconds the bootloader is expected to need to swap images.")
-        var swapTime: Double = 0
+        /// `--swap-time`: 0 to a day.
+        static let swapTimeOption = DurationOption.seconds(maximum: 86_400)
+
+        @Option(
+            name: .customLong("swap-time"),
+            help: "Seconds the bootloader is expected to need to swap images (default 0; \(MCUmgr.Upgrade.swapTimeOption.range)).",
+            transform: { try MCUmgr.Upgrade.swapTimeOption.parse($0) })
+        var swapTime: Duration = .zero
 
         @OptionGroup var global: GlobalOptions
 
@@ -36,10 +43,6 @@ extension MCUmgr {
             let ok = true, action = "upgrade"
             let mode: String, uploaded_images: [Int], bytes_uploaded: Int, seconds: Double, bytes_per_second: Double
             let resets: Int, pipeline_depth: Int, packet_size: Int, images: [ImageSlot]
-        }
-
-        func validate() throws {
-            guard swapTime >= 0 else { throw ValidationError("--swap-time must be 0 or more") }
         }
 
         func run() async throws {
@@ -59,7 +62,7 @@ extension MCUmgr {
             }
             var configuration = upgrade.configuration(chunkTimeout: global.chunkTimeout)
             configuration.eraseAppSettings = eraseSettings
-            configuration.estimatedSwapTime = .seconds(swapTime)
+            configuration.estimatedSwapTime = swapTime
             let output = global.output
             let report = try await global.withClient { client in
                 let manager = FirmwareUpgradeManager(client: client)

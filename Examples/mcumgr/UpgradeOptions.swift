@@ -1,5 +1,6 @@
 import ArgumentParser
 import McuBoot
+import Hex
 import McuMgr
 import McuMgrTools
 
@@ -22,8 +23,14 @@ struct UpgradeOptions: ParsableArguments {
     @Flag(name: .customLong("no-downgrade"), help: "Refuse an image that is not newer than the running one.")
     var noDowngrade = false
 
-    @Option(name: .customLong("reset-timeout"), help: "Seconds to wait for a device to answer again after its reset.")
-    var resetTimeout: Double = 60
+    /// `--reset-timeout`: more than 0 and at most a day.
+    static let resetTimeoutOption = DurationOption.seconds(maximum: 86_400, allowsZero: false)
+
+    @Option(
+        name: .customLong("reset-timeout"),
+        help: "Seconds to wait for a device to answer again after its reset (default 60; \(UpgradeOptions.resetTimeoutOption.range)).",
+        transform: { try UpgradeOptions.resetTimeoutOption.parse($0) })
+    var resetTimeout: Duration = .seconds(60)
 
     func validate() throws {
         guard FirmwareUpgradeMode(rawValue: mode) != nil else {
@@ -34,7 +41,6 @@ struct UpgradeOptions: ParsableArguments {
             throw ValidationError("give one --image-index per file without @N (\(plain.count)), not \(imageIndices.count)")
         }
         if imageIndices.contains(where: { $0 < 0 }) { throw ValidationError("--image-index must be 0 or more") }
-        guard resetTimeout > 0 else { throw ValidationError("--reset-timeout must be more than 0") }
         if files.contains(where: PackageFile.isPackage) {
             guard files.count == 1 else { throw ValidationError("give one DFU package or SUIT envelope alone, not with other files") }
             guard imageIndices.isEmpty else { throw ValidationError("a DFU package gives each image's number: drop --image-index") }
@@ -71,6 +77,6 @@ struct UpgradeOptions: ParsableArguments {
     func configuration(chunkTimeout: Duration) -> FirmwareUpgradeConfiguration {
         FirmwareUpgradeConfiguration(
             mode: FirmwareUpgradeMode(rawValue: mode)!, pipelineDepth: chunking.pipelineDepth, byteAlignment: chunking.alignment,
-            resetTimeout: .seconds(resetTimeout), rejectsDowngrade: noDowngrade, chunkTimeout: chunkTimeout)
+            resetTimeout: resetTimeout, rejectsDowngrade: noDowngrade, chunkTimeout: chunkTimeout)
     }
 }

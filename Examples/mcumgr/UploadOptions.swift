@@ -22,7 +22,7 @@ struct UploadOptions: ParsableArguments {
 
 extension GlobalOptions {
     /// How long the upload engine waits for each chunk's answer: --timeout, else 2 s.
-    var chunkTimeout: Duration { .seconds(timeout ?? 2) }
+    var chunkTimeout: Duration { timeout ?? .seconds(2) }
 
     /// Uploads `bytes` through `target` with the packet size and pipeline depth the device's
     /// parameters give (unless `options` name them), showing progress.

@@ -4,11 +4,14 @@ import _CryptoExtras
 extension McuBootPublicKey {
     /// Reads a key file as imgtool and OpenSSL write them: PEM or DER, a public key
     /// (`imgtool getpub -e pem`) or an unencrypted private key (`imgtool keygen`), whose public
-    /// half is taken. ECDSA P-256, Ed25519, RSA-2048 and RSA-3072.
+    /// half is taken. ECDSA P-256, Ed25519, RSA-2048 and RSA-3072. A PEM file may start with a
+    /// UTF-8 byte order mark and end its lines in `\r\n` or `\r`, as Windows editors write it.
     public init(keyFile bytes: [UInt8]) throws(McuBootError) {
-        let trimmed = bytes.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0a || $0 == 0x0d }
+        var body = bytes[...]
+        if body.starts(with: [0xef, 0xbb, 0xbf]) { body = body.dropFirst(3) }
+        let trimmed = body.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0a || $0 == 0x0d }
         if trimmed.starts(with: Array("-----BEGIN".utf8)) {
-            guard let text = String(validating: bytes, as: UTF8.self) else {
+            guard let text = String(validating: body, as: UTF8.self) else {
                 throw .invalidKey("the PEM file is not valid UTF-8 text")
             }
             try self.init(pemRepresentation: text)

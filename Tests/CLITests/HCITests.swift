@@ -16,7 +16,8 @@ struct HCITests {
     func usage() async throws {
         Expect.failure(try await CLI.mcumgr(["--hci", "user:0", "echo", "hi"]), status: 2, mentioning: "--ble")
         Expect.failure(try await CLI.mcumgr(["--hci", "usb:0", "--ble-scan"]), status: 2, mentioning: "tcp:HOST:PORT")
-        Expect.failure(try await CLI.mcumgr(["--hci", "serial:/dev/ttyACM0@12", "--ble-scan"]), status: 2, mentioning: "serial:PATH[@BAUD]")
+        Expect.failure(try await CLI.mcumgr(["--hci", "serial:@115200", "--ble-scan"]), status: 2, mentioning: "serial:PATH[@BAUD]")
+        Expect.failure(try await CLI.mcumgr(["--hci", "serial:/dev/ttyACM0@12", "--ble-scan"]), status: 2, mentioning: "'12' is not a valid hci baud rate")
         Expect.failure(try await CLI.mcumgr(["--hci", "tcp:127.0.0.1:1", "--ble-scan", "--scan-seconds", "0"]), status: 2, mentioning: "--scan-seconds")
     }
 

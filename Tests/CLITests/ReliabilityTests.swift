@@ -41,8 +41,10 @@ struct ReliabilityTests {
 
     // MARK: Defect 4: errors never read as success
 
-    @Test("an empty {} answer to image list or stat list exits 1 naming the field", arguments: [
+    @Test("an empty {} answer to image list, stat list, mpstat or bootloader exits 1 naming the field", arguments: [
         (["image", "list"], "images"), (["stat", "list"], "stat_list"),
+        // Issue 33, defect 7: these two printed an empty table and "bootloader: unknown" and exited 0.
+        (["mpstat"], "mpools"), (["bootloader"], "bootloader"),
     ])
     func emptyAnswers(command: [String], field: String) async throws {
         try await withHostileDevice(answering: "empty") { device in

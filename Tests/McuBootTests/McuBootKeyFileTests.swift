@@ -47,6 +47,18 @@ struct McuBootKeyFileTests {
         #expect(key.keyHash() == Array(SHA256.hash(data: rawBytes)))
     }
 
+    @Test("a PEM key saved on Windows: a byte order mark, CRLF or CR line ends", arguments: keyNames)
+    func windowsText(name: String) throws {
+        let publicPEM = try Fixtures.text("keys/\(name).pub.pem")
+        let key = try McuBootPublicKey(pemRepresentation: publicPEM)
+        let bom: [UInt8] = [0xef, 0xbb, 0xbf]
+        for ending in ["\r\n", "\r", "\n"] {
+            let text = publicPEM.split(separator: "\n").joined(separator: ending) + ending
+            #expect(try McuBootPublicKey(keyFile: bom + Array(text.utf8)) == key, "\(ending.debugDescription)")
+            #expect(try McuBootPublicKey(keyFile: Array(text.utf8)) == key, "\(ending.debugDescription)")
+        }
+    }
+
     @Test("traditional OpenSSL private keys: RSA PRIVATE KEY and EC PRIVATE KEY, PEM and DER")
     func traditionalPrivateKeys() throws {
         let rsa = try _RSA.Signing.PrivateKey(pemRepresentation: Fixtures.text("keys/rsa-2048.pem"))

@@ -91,11 +91,20 @@ struct ConnectionSpecTests {
         #expect(try ConnectionSpec(type: "simulator", connString: nil).kind == .simulator)
     }
 
+    /// What a baud rate outside termios' standard rates is told.
+    static let standardBaudRates = "a standard baud rate such as 115200 or 1000000 (one of 50, 75, 110, 134, 150, 200, 300, 600, 1200, 1800, "
+        + "2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 500000, 576000, 921600, 1000000, 1152000, 1500000, 2000000, "
+        + "2500000, 3000000, 3500000, 4000000)"
+
     @Test("bad connection strings give a typed error with a message", arguments: [
-        ("bogus", "x", ConnectionStringError.unknownType("bogus"), "unknown connection type 'bogus'; use udp, ble or sim"),
+        ("bogus", "x", ConnectionStringError.unknownType("bogus"), "unknown connection type 'bogus'; use udp, serial, ble or sim"),
         ("serial", "", .missingSerialDevice, "the serial connection string names no device; use dev=PATH, e.g. dev=/dev/ttyACM0,baud=115200"),
-        ("serial", "dev=/dev/x,baud=fast", .invalidValue(key: "baud", value: "fast", expected: "a number from 50 to 20000000"),
-         "'fast' is not a valid baud: expected a number from 50 to 20000000"),
+        ("serial", "dev=/dev/x,baud=fast", .invalidValue(key: "baud", value: "fast", expected: "a number from 50 to 4000000"),
+         "'fast' is not a valid baud: expected a number from 50 to 4000000"),
+        ("serial", "dev=/dev/x,baud=12345", .invalidValue(key: "baud", value: "12345", expected: Self.standardBaudRates),
+         "'12345' is not a valid baud: expected \(Self.standardBaudRates)"),
+        ("serial", "dev=/dev/x,mtu=65535", .invalidValue(key: "mtu", value: "65535", expected: "a number from 32 to 65533"),
+         "'65535' is not a valid mtu: expected a number from 32 to 65533"),
         ("serial", "dev=/dev/x,mtu=8", .invalidValue(key: "mtu", value: "8", expected: "a number from 32 to 65535"),
          "'8' is not a valid mtu: expected a number from 32 to 65535"),
         ("serial", "dev=/dev/x,raw=maybe", .invalidValue(key: "raw", value: "maybe", expected: "true or false"),

@@ -109,19 +109,31 @@ struct ProfileStoreTests {
         #expect(try profiles.connections["old"]?.spec() == .ble(BLEConnectionParameters(peer: .name("AA:BB"))))
     }
 
-    @Test("a newer file is read but never overwritten")
+    @Test("a file of a newer format version is neither used (a version-99 file is not version 1) nor overwritten")
     func newerVersion() throws {
         let dir = try Subprocess.temporaryDirectory("profiles")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("connections.json").path
-        let text = #"{"version": 2, "connections": {"board": {"type": "udp", "connstring": "127.0.0.1:1337", "mode": "new"}}}"#
+        let text = #"{"version": 99, "connections": {"board": {"type": "udp", "connstring": "127.0.0.1:1337", "mode": "new"}}}"#
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let store = ProfileStore(path: path)
-        #expect(try store.profile(named: "board").connstring == "127.0.0.1:1337")
-        #expect(throws: ProfileStoreError.newerVersion(path: path, version: 2)) {
+        #expect(throws: ProfileStoreError.newerVersion(path: path, version: 99)) { try store.profile(named: "board") }
+        #expect(throws: ProfileStoreError.newerVersion(path: path, version: 99)) {
             try store.update { $0.connections["x"] = ConnectionProfile(.simulator) }
         }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+        #expect(ProfileStoreError.newerVersion(path: path, version: 99).description
+            == "the connection profiles in \(path) are format version 99, newer than this mcumgr reads and writes (1); update mcumgr to use them")
+    }
+
+    @Test("a file saved on Windows (byte order mark, CRLF) is read")
+    func windowsText() throws {
+        let dir = try Subprocess.temporaryDirectory("profiles")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("connections.json").path
+        let text = "{\r\n  \"version\": 1,\r\n  \"connections\": {\r\n    \"board\": { \"type\": \"udp\", \"connstring\": \"127.0.0.1:1337\" }\r\n  }\r\n}\r\n"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data([0xef, 0xbb, 0xbf] + Array(text.utf8))))
+        #expect(try ProfileStore(path: path).profile(named: "board").spec() == .udp(UDPEndpoint(host: "127.0.0.1", port: 1337)))
     }
 
     @Test("a broken file and a missing profile give typed errors with the CLI's messages")
@@ -135,14 +147,31 @@ struct ProfileStoreTests {
             == "no connection profile named 'x' in \(path); list them with 'mcumgr conn show'")
         #expect(ProfileStoreError.notFound(name: "x", path: nil).description == "no connection profile named 'x'; list them with 'mcumgr conn show'")
 
-        for broken in ["{not json", #"{"connections": {"a": {"connstring": "x"}}}"#, #"{"version": "one"}"#] {
+        // What is wrong, in words: not a DecodingError's dump.
+        for (broken, reason) in [
+            ("{not json", "not valid JSON; check its brackets, quotes and commas"),
+            (#"{"connections": {"a": {"connstring": "x"}}}"#, #""connections" → "a" → "type" is missing"#),
+            (#"{"version": "one"}"#, #""version" should be a whole number"#),
+            (#"{"connections": {"a": {"type": 5}}}"#, #""connections" → "a" → "type" should be text"#),
+            (#"{"connections": {"a": null}}"#, #""connections" → "a" is null"#),
+            ("[1, 2]", "the file should be an object ({…})"),
+            (#"{"version": 0}"#, #""version" is 0; the first format version is 1"#),
+        ] {
             try broken.write(toFile: path, atomically: true, encoding: .utf8)
             let error = try #require(throws: ProfileStoreError.self) { try store.load() }
-            guard case .unreadable(let where_, _) = error else { Issue.record("expected unreadable, got \(error)"); continue }
-            #expect(where_ == path)
-            #expect(error.description.hasPrefix("cannot read the connection profiles in \(path): "))
-            #expect(error.description.hasSuffix("; fix or delete the file"))
+            #expect(error == .unreadable(path: path, reason: reason))
+            #expect(error.description == "cannot read the connection profiles in \(path): \(reason); fix or delete the file")
         }
+    }
+
+    @Test("a named pipe as the profiles file is refused at once, in words")
+    func namedPipe() throws {
+        let dir = try Subprocess.temporaryDirectory("profiles")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("connections.json").path
+        #expect(mkfifo(path, 0o600) == 0)
+        let error = try #require(throws: ProfileStoreError.self) { try ProfileStore(path: path).load() }
+        #expect(error == .unreadable(path: path, reason: "\(path) is a named pipe (FIFO), not a regular file; save its contents to a file and give that"))
     }
 
     @Test("a file that cannot be written or read gives the system's reason, not an error dump")

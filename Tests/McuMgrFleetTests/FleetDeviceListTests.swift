@@ -1,3 +1,4 @@
+import Foundation
 import McuMgrFleet
 import McuMgrConnection
 import McuMgrTools
@@ -63,6 +64,40 @@ struct FleetDeviceListTests {
         } catch {
             #expect(error.description.hasPrefix("devices.txt \(line)"), "\(error)")
             #expect(error.description.contains(reason), "\(error)")
+        }
+    }
+
+    @Test("a device named on two lines is refused, naming both lines; sim lines are each a device of their own", arguments: [
+        ("udp:127.0.0.2 a\nudp:127.0.0.3 b\nudp:127.0.0.2 c", "line 3", "udp:127.0.0.2:1337 is already on line 1"),
+        ("udp:127.0.0.2:1337 a\n\nudp:127.0.0.2 b", "line 3", "udp:127.0.0.2:1337 is already on line 1"),
+        ("profile=bench\nprofile:bench", "line 2", "profile:bench is already on line 1"),
+        ("serial:/dev/ttyACM0 a\ntype=serial connstring=dev=/dev/ttyACM0 b", "line 2", "is already on line 1"),
+    ])
+    func duplicates(text: String, line: String, reason: String) throws {
+        let error = try #require(throws: FleetDeviceListError.self) { try FleetDeviceList.parse(text, source: "devices.txt") }
+        #expect(error.description.hasPrefix("devices.txt \(line)"), "\(error)")
+        #expect(error.description.contains(reason), "\(error)")
+        #expect(error.description.contains("list each device once"), "\(error)")
+        #expect(try FleetDeviceList.parse("sim a\nsim b\ntype=sim c").count == 3)
+    }
+
+    @Test("a file written on Windows or by a spreadsheet: CRLF or CR line ends, a byte order mark")
+    func windowsText() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("devices-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lines = ["# bench", "udp:127.0.0.2:1337 left", "", "udp:127.0.0.3 right", "udp:127.0.0.4 \"bad name"]
+        for (ending, bom) in [("\r\n", true), ("\r\n", false), ("\r", false), ("\n", true)] {
+            let path = dir.appendingPathComponent("devices.txt").path
+            let bytes = (bom ? [0xef, 0xbb, 0xbf] : []) + Array(lines.dropLast().joined(separator: ending).utf8) + Array(ending.utf8)
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+            let devices = try FleetDeviceList.load(path: path)
+            #expect(devices.map(\.name) == ["left", "right"], "\(ending.debugDescription)")
+            #expect(devices.map(\.target.description) == ["udp:127.0.0.2:1337", "udp:127.0.0.3:1337"])
+            // Errors still name the right line, without the line end.
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(Array(lines.joined(separator: ending).utf8))))
+            let error = try #require(throws: FleetDeviceListError.self) { try FleetDeviceList.load(path: path) }
+            #expect(error.description.hasPrefix("\(path) line 5 ('udp:127.0.0.4 \"bad name'): "), "\(error)")
         }
     }
 

@@ -66,7 +66,7 @@ struct ExitStatusTests {
 
     @Test("connection, profile, file and image errors")
     func local() {
-        #expect(CommandFailure(ConnectionStringError.unknownType("x") as any Error) == CommandFailure(.usage, "unknown connection type 'x'; use udp, ble or sim"))
+        #expect(CommandFailure(ConnectionStringError.unknownType("x") as any Error) == CommandFailure(.usage, "unknown connection type 'x'; use udp, serial, ble or sim"))
         #expect(CommandFailure(ConnectionError.transportUnavailable(.hci) as any Error) == CommandFailure(
             .transport, "Bluetooth LE over HCI is not available: no connector for it is registered with this connection factory"))
         #expect(CommandFailure(ConnectionError.connectFailed(.udp(UDPEndpoint(host: "h", port: 1)), reason: .unreachable("no")) as any Error)

@@ -46,4 +46,23 @@ struct HexTests {
             #expect(Int(decimalOrHex: bad) == nil, "\(bad)")
         }
     }
+
+    @Test("duration options: finite, 0 or more (or more than 0), at most the maximum; the range in words")
+    func durations() throws {
+        let seconds = DurationOption.seconds(maximum: 86_400, allowsZero: false)
+        #expect(try seconds.parse("60") == .seconds(60))
+        #expect(try seconds.parse("0.5") == .milliseconds(500))
+        #expect(try seconds.parse("86400") == .seconds(86_400))
+        #expect(try DurationOption.milliseconds(maximum: 3_600_000).parse("0") == .zero)
+        #expect(try DurationOption.milliseconds(maximum: 3_600_000).parse("2.5") == .microseconds(2_500))
+        // What crashed `Duration.seconds(_:)` and `.milliseconds(_:)` (SIGILL), and what was never a duration.
+        for bad in ["1e300", "inf", "-inf", "nan", "infinity", "86400.5", "-1", "0", "-0", "", "5s", " 5", "1e20"] {
+            let error = try #require(throws: DurationOptionError.self, "\(bad)") { try seconds.parse(bad) }
+            #expect(error == DurationOptionError(text: bad, option: seconds))
+        }
+        #expect(seconds.range == "more than 0 and at most 86400 seconds")
+        #expect(DurationOptionError(text: "x", option: seconds).description == "expected more than 0 and at most 86400 seconds")
+        #expect(DurationOption.milliseconds(maximum: 3_600_000).range == "0 to 3600000 milliseconds")
+        #expect(DurationOption.seconds(maximum: 0.5).range == "0 to 0.5 seconds")
+    }
 }

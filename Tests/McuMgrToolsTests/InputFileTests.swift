@@ -43,7 +43,7 @@ struct InputFileTests {
 
         #expect(throws: InputFileError.missing(missing)) { try InputFile.mcubootImage(missing) }
         #expect(throws: InputFileError.directory(dir.path)) { try InputFile.mcubootImage(dir.path) }
-        #expect(throws: InputFileError.unreadable(socket)) { try InputFile.read(socket) }
+        #expect(throws: InputFileError.notAFile(socket, kind: "socket")) { try InputFile.read(socket) }
         #expect(throws: InputFileError.empty(empty)) { try InputFile.readNonEmpty(empty) }
         #expect(throws: InputFileError.empty(empty)) { try InputFile.mcubootImage(empty) }
         #expect(throws: InputFileError.notAnImage(junk, .badMagic(found: 0x6c6c_6568))) { try InputFile.mcubootImage(junk) }
@@ -56,14 +56,52 @@ struct InputFileTests {
         #expect(InputFileError.missing(missing).description == "no such file: \(missing); check the path")
         #expect(InputFileError.directory(dir.path).description == "\(dir.path) is a directory, not a file")
         #expect(InputFileError.unreadable(socket).description == "cannot read \(socket); check its permissions")
+        #expect(InputFileError.notAFile(socket, kind: "socket").description
+            == "\(socket) is a socket, not a regular file; save its contents to a file and give that")
         #expect(InputFileError.empty(empty).description == "\(empty) is empty; there is nothing to upload")
         #expect(mismatch.description == "\(tampered) is not a valid MCUboot image: MCUboot image hash mismatch: the image says \(Self.demoHash) "
             + "but its contents hash to \(actual.hexString). The file was altered or corrupted after signing; build and sign it again.; "
             + "build it with MCUboot signing (e.g. imgtool sign)")
         for error in [InputFileError.missing(missing), .directory(dir.path), .unreadable(socket), .empty(empty), mismatch,
-                      .notAnImage(junk, .badMagic(found: 0))] {
+                      .notAnImage(junk, .badMagic(found: 0)), .notAFile(socket, kind: "socket"), .notText(junk)] {
             #expect(CommandFailure(error) == CommandFailure(.input, error.description))
         }
+    }
+
+    @Test("a named pipe with no writer is refused at once, not waited on; /dev/null reads as empty")
+    func namedPipe() throws {
+        let dir = try Subprocess.temporaryDirectory("input")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: InputFileError.notAFile(fifo, kind: "named pipe (FIFO)")) { try InputFile.read(fifo) }
+        #expect(throws: InputFileError.notAFile(fifo, kind: "named pipe (FIFO)")) { try InputFile.readText(fifo, maximumSize: 100) }
+        #expect(try InputFile.read("/dev/null") == [])
+        #expect(throws: InputFileError.tooLarge("/dev/zero", limit: 1000)) { try InputFile.read("/dev/zero", maximumSize: 1000) }
+    }
+
+    @Test("a file larger than the limit by its size is refused: a sparse 2 GB file, a 250 MB key")
+    func sizeByStat() throws {
+        let dir = try Subprocess.temporaryDirectory("input")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let big = dir.appendingPathComponent("big.bin").path
+        #expect(FileManager.default.createFile(atPath: big, contents: nil))
+        #expect(truncate(big, 2 << 30) == 0)
+        #expect(throws: InputFileError.tooLarge(big, limit: InputFile.maximumSize)) { try InputFile.read(big) }
+        #expect(throws: InputFileError.tooLarge(big, limit: SignatureKeyFiles.maximumSize)) { try SignatureKeyFiles.read([big]) }
+    }
+
+    @Test("text files: a byte order mark is dropped, line ends are kept, anything but UTF-8 is refused")
+    func text() throws {
+        let dir = try Subprocess.temporaryDirectory("input")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bom = dir.appendingPathComponent("bom.txt").path
+        let latin1 = dir.appendingPathComponent("latin1.txt").path
+        _ = FileManager.default.createFile(atPath: bom, contents: Data(InputFile.byteOrderMark + Array("a\r\nb\rc\n".utf8)))
+        _ = FileManager.default.createFile(atPath: latin1, contents: Data([0x63, 0x61, 0x66, 0xe9]))
+        #expect(try InputFile.readText(bom, maximumSize: 100) == "a\r\nb\rc\n")
+        #expect(throws: InputFileError.notText(latin1)) { try InputFile.readText(latin1, maximumSize: 100) }
+        #expect(throws: InputFileError.tooLarge(bom, limit: 4)) { try InputFile.readText(bom, maximumSize: 4) }
     }
 
     @Test("FILE@N names an image number, unless a file by the whole name exists", arguments: [

@@ -3,6 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import McuMgr
 
 /// The connection profiles file, `connections.json`: in `$MCUMGR_CONFIG_DIR`, else in
 /// `$XDG_CONFIG_HOME/mcumgr`, else in `~/.config/mcumgr`. Its format is ``ConnectionProfiles``
@@ -29,15 +33,34 @@ public struct ProfileStore: Sendable {
         self.path = path
     }
 
-    /// The saved profiles (none when the file does not exist).
+    /// The largest profiles file read: 4 MiB, tens of thousands of profiles.
+    public static let maximumFileSize = 4 << 20
+
+    /// The saved profiles (none when the file does not exist). The file is read as every text
+    /// file is (``InputFile/readText(_:maximumSize:)``: a byte order mark and CRLF line ends are
+    /// taken); a file of a newer format version than this library's is refused.
     public func load() throws(ProfileStoreError) -> ConnectionProfiles {
-        guard FileManager.default.fileExists(atPath: path) else { return ConnectionProfiles() }
+        let text: String
         do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            return try JSONDecoder().decode(ConnectionProfiles.self, from: data)
+            text = try InputFile.readText(path, maximumSize: Self.maximumFileSize)
+        } catch .missing {
+            return ConnectionProfiles()
+        } catch .directory {
+            throw .unreadable(path: path, reason: String(cString: strerror(EISDIR)))
         } catch {
-            throw .unreadable(path: path, reason: FileErrorReason.text(error))
+            throw .unreadable(path: path, reason: error.description)
         }
+        let profiles: ConnectionProfiles
+        do {
+            profiles = try JSONDecoder().decode(ConnectionProfiles.self, from: Data(text.utf8))
+        } catch {
+            throw .unreadable(path: path, reason: ProfileDecodingReason.text(error))
+        }
+        guard profiles.version <= ConnectionProfiles.currentVersion else { throw .newerVersion(path: path, version: profiles.version) }
+        guard profiles.version >= 1 else {
+            throw .unreadable(path: path, reason: "\"version\" is \(profiles.version); the first format version is 1")
+        }
+        return profiles
     }
 
     /// Replaces the file with `profiles` (written atomically, keys sorted); a file of a newer
@@ -78,7 +101,8 @@ public enum ProfileStoreError: Error, Sendable, Hashable, CustomStringConvertibl
     case unreadable(path: String, reason: String)
     /// The file could not be written.
     case unwritable(path: String, reason: String)
-    /// The file is of a newer format than this library writes; it is read, never overwritten.
+    /// The file is of a newer format than this library reads and writes: it is neither used nor
+    /// overwritten (a newer format may mean something else by the same keys).
     case newerVersion(path: String, version: Int)
     /// No profile has that name (in the file at `path`, when the message should say where).
     case notFound(name: String, path: String?)
@@ -91,7 +115,7 @@ public enum ProfileStoreError: Error, Sendable, Hashable, CustomStringConvertibl
         case .unwritable(let path, let reason):
             return "cannot write the connection profiles to \(path): \(reason)"
         case .newerVersion(let path, let version):
-            return "the connection profiles in \(path) are format version \(version), newer than this mcumgr writes (\(ConnectionProfiles.currentVersion)); update mcumgr to change them"
+            return "the connection profiles in \(path) are format version \(version), newer than this mcumgr reads and writes (\(ConnectionProfiles.currentVersion)); update mcumgr to use them"
         case .notFound(let name, let path):
             return "no connection profile named '\(name)'\(path.map { " in \($0)" } ?? ""); list them with 'mcumgr conn show'"
         }

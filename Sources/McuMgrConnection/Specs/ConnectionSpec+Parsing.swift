@@ -1,3 +1,4 @@
+import BLEHost
 import SMPBLE
 import SMPUDP
 
@@ -153,7 +154,8 @@ extension ConnectionSpec {
             let parts = rest.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
             guard let path = parts.first, !path.isEmpty else { throw invalid }
             guard parts.count == 2 else { return .serial(path: String(path), baudRate: nil) }
-            guard let baud = Int(parts[1]), (50...20_000_000).contains(baud) else { throw invalid }
+            guard let baud = Int(parts[1]) else { throw invalid }
+            try SerialConnectionParameters.validate(baudRate: baud, key: "hci baud rate", rates: HCITransports.baudRates)
             return .serial(path: String(path), baudRate: baud)
         }
         if text.hasPrefix("user:") {
@@ -169,11 +171,12 @@ extension ConnectionSpec {
         let settings = try KeyValueList(text, kind: .serial, keys: serialKeys, aliases: [:])
         guard let device = settings["dev"] ?? settings.bare, !device.isEmpty else { throw .missingSerialDevice }
         var p = SerialConnectionParameters(device: device)
-        p.baudRate = try settings.number("baud", in: 50...20_000_000)
-        p.maximumPacketSize = try settings.number("mtu", in: 32...65_535)
-        p.lineLength = try settings.number("line_length", in: 16...8_192)
+        p.baudRate = try settings.number("baud", in: SerialConnectionParameters.baudRateRange)
+        p.maximumPacketSize = try settings.number("mtu", in: SerialConnectionParameters.packetSizes)
+        p.lineLength = try settings.number("line_length", in: SerialConnectionParameters.lineLengths)
         p.raw = try settings.flag("raw")
         p.hardwareFlowControl = try settings.flag("rtscts")
+        try p.validate()
         return p
     }
 }

@@ -35,7 +35,7 @@ public enum ConnectionStringError: Error, Sendable, Hashable, CustomStringConver
         case .invalidUDPAddress(let text):
             return "'\(text)' is not a UDP address; use HOST:PORT, [HOST]:PORT or [IPv6]:PORT"
         case .unknownType(let type):
-            return "unknown connection type '\(type)'; use udp, ble or sim"
+            return "unknown connection type '\(type)'; use udp, serial, ble or sim"
         case .unknownKey(let kind, let key, let known):
             let list = known.dropLast().joined(separator: ", ") + (known.count > 1 ? " or " : "") + (known.last ?? "")
             return "unknown key '\(key)' in the \(kind) connection string; use \(list)"

@@ -30,28 +30,38 @@ public enum FleetDeviceList {
     /// The transport types a `TYPE:CONNSTRING` token may start with (Go `mcumgr`'s, with aliases).
     static let types: Set<String> = ["udp", "oic_udp", "ble", "oic_ble", "bll", "serial", "oic_serial", "sim", "simulator"]
 
-    /// Reads the devices file at `path`.
+    /// Reads the devices file at `path` (UTF-8, with or without a byte order mark; lines ending
+    /// in `\n`, `\r\n` or `\r`, as Windows editors and spreadsheets write them).
     public static func load(path: String) throws(FleetDeviceListError) -> [FleetDevice] {
-        let bytes: [UInt8]
+        let text: String
         do {
-            bytes = try InputFile.read(path, maximumSize: maximumFileSize)
+            text = try InputFile.readText(path, maximumSize: maximumFileSize)
         } catch {
             throw .unreadable(path: path, reason: error.description)
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw .unreadable(path: path, reason: "not UTF-8 text")
         }
         return try parse(text, source: path)
     }
 
     /// Reads a devices file's text; `source` names it in errors. The devices are numbered in order.
+    /// A device named twice (the same connection on two lines) is refused; `sim` lines are each a
+    /// simulated device of their own.
     public static func parse(_ text: String, source: String = "devices file") throws(FleetDeviceListError) -> [FleetDevice] {
         var devices: [FleetDevice] = []
+        var lines: [FleetTarget: Int] = [:]
         var number = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift: a split on "\n" alone would keep a CRLF file in one line.
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             number += 1
             guard let device = try parseLine(String(line), number: number, source: source) else { continue }
             guard devices.count < maximumDevices else { throw .tooManyDevices(source: source, limit: maximumDevices) }
+            if device.target != .spec(.simulator) {
+                if let first = lines[device.target] {
+                    throw .invalidLine(
+                        source: source, line: number, text: line.trimmingWhitespace(),
+                        reason: "\(device.target) is already on line \(first); list each device once")
+                }
+                lines[device.target] = number
+            }
             devices.append(device)
         }
         guard !devices.isEmpty else { throw .noDevices(source: source) }

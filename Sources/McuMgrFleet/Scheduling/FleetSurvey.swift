@@ -5,7 +5,9 @@ import Synchronization
 /// run and of `fleet list`. Each device gets its own session; nothing is retried.
 enum FleetSurvey {
     /// Runs `read` on a session to each device and returns the results in fleet order; a device
-    /// that cannot be resolved or connected gets `unreachable`'s result instead.
+    /// that cannot be resolved or connected gets `unreachable`'s result instead. Once the calling
+    /// task is cancelled no further device is started: the results hold the devices read or tried
+    /// so far (a partial report).
     static func each<Result: Sendable>(
         _ devices: [FleetDevice], concurrency: FleetConcurrency, connector: FleetConnector,
         read: @escaping @Sendable (FleetDevice, DeviceConnection) async -> Result,
@@ -14,7 +16,7 @@ enum FleetSurvey {
         let (items, unresolved) = connector.resolve(devices)
         let results = Mutex<[Int: Result]>(Dictionary(uniqueKeysWithValues: unresolved.map { ($0.0.index, unreachable($0.0, $0.1)) }))
         await FleetScheduler.run(
-            items, concurrency: concurrency, gate: { true },
+            items, concurrency: concurrency, gate: { !Task.isCancelled },
             work: { item in
                 let value: Result
                 do throws(ConnectionError) {

@@ -3,11 +3,14 @@ import McuMgr
 
 /// Public keys from key files, and the signature check that runs before an image is sent.
 public enum SignatureKeyFiles {
+    /// The largest key file read: 64 KiB, twenty times an RSA-3072 private key in PEM.
+    public static let maximumSize = 64 << 10
+
     /// Reads each key file (PEM or DER, public or private; ECDSA P-256, Ed25519, RSA-2048/3072);
-    /// an unreadable or unusable file fails with status 4, naming it.
+    /// an unreadable, unusable or oversized file fails with status 4, naming it.
     public static func read(_ paths: [String]) throws -> [McuBootPublicKey] {
         try paths.map { path in
-            let bytes = try InputFile.read(path)
+            let bytes = try InputFile.read(path, maximumSize: maximumSize)
             do {
                 return try McuBootPublicKey(keyFile: bytes)
             } catch {

@@ -80,6 +80,13 @@ struct FieldQuirkTests {
         }
     }
 
+    @Test func mynewtWithoutMemoryPools() async throws {
+        // An explicit empty "mpools" is an answer (no pools); a bare {} is not (RequiredFieldTests).
+        try await ScriptedDevice.with(script: { _, _ in .fields([("mpools", .fields([]))]) }) { client async throws in
+            #expect(try await DefaultManager(client: client).memoryPoolStats() == [:])
+        }
+    }
+
     @Test func levelListAsAMap() async throws {
         try await ScriptedDevice.with(script: { _, _ in
             .fields([("level_map", .fields([("ERROR", .int(3)), ("DEBUG", .int(0)), ("INFO", .int(1)), ("WARN", .int(2))]))])

@@ -29,6 +29,8 @@ struct RequiredFieldTests {
         Case(name: "fs status", field: "len") { _ = try await FileSystemManager(client: $0).status(name: "/lfs1/f") },
         Case(name: "fs hashes", field: "types") { _ = try await FileSystemManager(client: $0).supportedHashes() },
         Case(name: "taskstat", field: "tasks") { _ = try await DefaultManager(client: $0).taskStats() },
+        Case(name: "mpstat", field: "mpools") { _ = try await DefaultManager(client: $0).memoryPoolStats() },
+        Case(name: "bootloader info", field: "bootloader") { _ = try await DefaultManager(client: $0).bootloaderInfo() },
         Case(name: "echo", field: "r") { _ = try await DefaultManager(client: $0).echo("x") },
         Case(name: "mcumgr params", field: "buf_size") { _ = try await DefaultManager(client: $0).parameters() },
         Case(name: "settings read", field: "val") { _ = try await ConfigManager(client: $0).read(name: "app/x") },

@@ -30,7 +30,8 @@ public struct BootloaderInfoRequest: Codable, Sendable, Equatable {
 }
 
 /// OS bootloader info response: `{"bootloader": text}` or `{"mode": int, "no-downgrade": bool}`;
-/// every key is optional, so a device that answers the mode query with `{"mode": 3}` alone is read.
+/// either `bootloader` or `mode` is required (`{}` is not an answer), the rest is optional, so a
+/// device that answers the mode query with `{"mode": 3}` alone is read.
 public struct BootloaderInfoResponse: Codable, Sendable, Equatable {
     /// The bootloader's name.
     public var bootloader: String?
@@ -44,6 +45,18 @@ public struct BootloaderInfoResponse: Codable, Sendable, Equatable {
         self.bootloader = bootloader
         self.mode = mode
         self.noDowngrade = noDowngrade
+    }
+
+    /// Reads the response; an answer with neither `bootloader` nor `mode` is refused.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        bootloader = try container.decodeIfPresent(String.self, forKey: .bootloader)
+        mode = try container.decodeIfPresent(Int.self, forKey: .mode)
+        noDowngrade = try container.decodeIfPresent(Bool.self, forKey: .noDowngrade)
+        guard bootloader != nil || mode != nil else {
+            throw DecodingError.keyNotFound(
+                CodingKeys.bootloader, .init(codingPath: container.codingPath, debugDescription: "no \"bootloader\" and no \"mode\" in the map"))
+        }
     }
 
     private enum CodingKeys: String, CodingKey {

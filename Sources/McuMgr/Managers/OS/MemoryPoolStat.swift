@@ -28,7 +28,8 @@ public struct MemoryPoolStat: Codable, Sendable, Equatable {
 ///
 /// Mynewt wraps the pools as `{"mpools": {name: stats}}`; Zephyr's documentation puts them at the
 /// top level `{name: stats}`. Both shapes are read; top-level entries that are not maps (such as
-/// `rc`) are skipped.
+/// `rc`) are skipped. An answer with neither `mpools` nor a pool (`{}`) is not an answer: a device
+/// without the command says so with an error.
 public struct MemoryPoolStatsResponse: Decodable, Sendable, Equatable {
     /// Statistics by pool name.
     public var pools: [String: MemoryPoolStat]
@@ -45,6 +46,11 @@ public struct MemoryPoolStatsResponse: Decodable, Sendable, Equatable {
             guard let name = entry.key.textValue, case .map = entry.value else { continue }
             pools[name] = try CBORDecoder().decode(MemoryPoolStat.self, from: entry.value)
         }
+        guard map["mpools"] != nil || !pools.isEmpty else {
+            throw DecodingError.keyNotFound(CodingKeys.mpools, .init(codingPath: [], debugDescription: "no \"mpools\" and no pool in the map"))
+        }
         self.pools = pools
     }
+
+    private enum CodingKeys: String, CodingKey { case mpools }
 }
