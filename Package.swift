@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "McuMgrConnection", targets: ["McuMgrConnection"]),
         .library(name: "McuMgrTools", targets: ["McuMgrTools"]),
         .library(name: "McuMgrFleet", targets: ["McuMgrFleet"]),
+        .library(name: "McuMgrConformance", targets: ["McuMgrConformance"]),
         .executable(name: "mcumgr", targets: ["mcumgr"]),
         .executable(name: "mcumgr-sim", targets: ["mcumgr-sim"]),
     ],
@@ -203,12 +204,20 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // A device's SMP server checked against what the protocol and the major clients expect
+        // (`mcumgr conformance`): raw probes over any transport, no session in between.
+        .target(
+            name: "McuMgrConformance",
+            dependencies: ["SMP", "CBOR", "Hex", "McuBoot", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+
         // What programs on top of the library share with the CLI: image file arguments, progress text,
         // tables, the fleet's displays and reports, errors → exit statuses.
         .target(
             name: "McuMgrTools",
             dependencies: [
-                "McuMgrFleet", "McuMgrConnection", "McuMgr", "SMP", "McuBoot", "Hex",
+                "McuMgrFleet", "McuMgrConnection", "McuMgrConformance", "McuMgr", "SMP", "McuBoot", "Hex",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -218,7 +227,8 @@ let package = Package(
         .executableTarget(
             name: "mcumgr",
             dependencies: [
-                "McuMgrTools", "McuMgrFleet", "McuMgrConnection", "McuMgr", "SMP", "SMPUDP", "SMPBLE", "SMPSimulator", "McuBoot", "Hex",
+                "McuMgrTools", "McuMgrFleet", "McuMgrConnection", "McuMgrConformance", "McuMgr", "SMP", "SMPUDP", "SMPBLE", "SMPSimulator", "McuBoot",
+                "Hex",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -328,6 +338,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Peers"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "McuMgrConformanceTests",
+            dependencies: ["McuMgrConformance", "SMPSimulator", "SMP", "CBOR", "McuBoot", "SMPTestSupport", "SMPTestTraits"],
             swiftSettings: strict
         ),
         // The README's example and docs/architecture.md's layer table against the sources.
