@@ -90,8 +90,11 @@ extension MCUmgr {
             } else {
                 Console.out(report.text(verbose: global.verbose))
             }
-            let status = report.exitStatus
-            if status != .success { throw ExitCode(status.rawValue) }
+            switch report.exitStatus {
+            case .success: return
+            case .transport: throw CommandFailure(.transport, report.stopped.map { "stopped at \($0.check): \($0.reason)" } ?? "the device stopped answering")
+            case let status: throw CommandFailure(status, "required checks failed: \(report.requiredFailures.map(\.id).joined(separator: ", "))")
+            }
         }
 
         /// Whether the link finds a packet's end by its SMP length field: BLE, and raw serial.

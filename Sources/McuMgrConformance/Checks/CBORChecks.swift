@@ -11,9 +11,10 @@ extension ConformanceCheck {
             "cbor.indefinite-map", .cbor,
             expects: "a request map of indefinite length (0xbf … 0xff) is read like a definite one",
             rationale: """
-                Zephyr's zcbor decodes both length forms (smp_protocol.rst); streaming CBOR encoders write maps with \
-                indefinite length when not told their size up front (Jackson's CBORGenerator, which Nordic's Android \
-                library encodes requests with in io.runtime.mcumgr.util.CBOR).
+                Zephyr's zcbor decodes both length forms (smp_protocol.rst). zcbor also writes maps with indefinite \
+                length unless built ZCBOR_CANONICAL, so Zephyr's own SMP client (CONFIG_SMP_CLIENT: img_mgmt_client.c, \
+                os_mgmt_client.c) sends such requests to other devices; streaming encoders do the same when they do \
+                not know a map's size up front.
                 """, body: indefiniteMap),
         ConformanceCheck(
             "cbor.indefinite-string", .cbor, required: false,

@@ -13,17 +13,18 @@ extension ConformanceCheck {
             expects: "each hash/checksum type offered (command 3) is computed with the size offered and the right value; none given means one offered",
             rationale: """
                 Supported hash/checksum types answer {type: {format, size}} and hash/checksum (command 2) computes one \
-                (fs_mgmt.c). mcumgr-toolkit checks a download by the type it picks from that list \
-                (SupportedFileChecksumTypes, mcumgr-toolkit/src/commands/fs.rs); our `fs hash` does the same; crc32 is \
-                IEEE 802.3, sha256 the file's SHA-256. Reads only; needs --fs-path naming an existing file.
+                (fs_mgmt.c). mcumgr-toolkit has both commands (fs::SupportedFileChecksumTypes, fs::FileChecksum, \
+                mcumgr-toolkit/src/commands/mod.rs), our `fs hash` picks its type from the list; crc32 is IEEE 802.3, \
+                sha256 the file's SHA-256. Reads only; needs --fs-path naming an existing file.
                 """, body: hashTypes),
         ConformanceCheck(
             "fs.round-trip", .fs, access: .writes,
             expects: "a file written in chunks reads back the same, status gives its length, and the original is written back",
             rationale: """
-                File upload follows the device's off as image upload does (smpclient's upload_file, mcumgr-toolkit's \
-                fs_file_upload), download follows off and len (download_file, fs_file_download). The FS group cannot \
-                delete, so the check overwrites an existing file (--fs-path) and writes its contents back.
+                File upload follows the device's off as image upload does (smpclient's upload_file), download follows \
+                off and len (smpclient's download_file, mcumgr-toolkit's fs_file_download, which refuses an unexpected \
+                off). The FS group cannot delete, so the check overwrites an existing file (--fs-path) and writes its \
+                contents back.
                 """, body: roundTrip),
     ]
 

@@ -54,8 +54,8 @@ extension ConformanceCheck {
             expects: "reset is answered before the device drops, and the device answers again within --boot-timeout",
             rationale: """
                 The reset answer is sent before the reboot (CONFIG_MCUMGR_GRP_OS_RESET_MS later, os_mgmt.c); clients \
-                wait for it and then poll until the device answers (our upgrade planner; Nordic's FirmwareUpgradeManager \
-                reconnects). Not run when a slot is pending or the running image is on test: a reset would swap or revert it.
+                wait for it and then poll until the device answers (our upgrade planner after its reset). Not run when a \
+                slot is pending or the running image is on test: a reset would swap or revert it.
                 """, body: reset),
     ]
 

@@ -27,7 +27,7 @@ extension ConformanceReport {
         if !failed.isEmpty { parts.append("\(failed.count) failed (\(failed.map(\.id).joined(separator: ", ")))") }
         if count(.unsupported) > 0 { parts.append("\(count(.unsupported)) not supported") }
         if count(.skipped) > 0 { parts.append("\(count(.skipped)) skipped") }
-        return "\(results.count) checks: " + parts.joined(separator: ", ")
+        return "\(results.count) check\(results.count == 1 ? "" : "s"): " + parts.joined(separator: ", ")
     }
 }
 

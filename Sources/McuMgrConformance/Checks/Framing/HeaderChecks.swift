@@ -30,7 +30,8 @@ extension ConformanceCheck {
             expects: "every answer carries its request's sequence number (0, 1, 127, 128, 254, 255)",
             rationale: """
                 Zephyr copies the sequence number into the answer and never checks it (smp.c). smpclient raises \
-                SMPBadSequence when it differs (SMPClient.request, smpclient/__init__.py, whose counter wraps at 255); \
+                SMPBadSequence when it differs (SMPClient.request, smpclient/__init__.py; smp/message.py numbers requests \
+                0 to 254); \
                 mcumgr-toolkit skips answers with another sequence number and so times out (receive_frame, \
                 mcumgr-toolkit/src/transport/mod.rs); Nordic's iOS library matches and reassembles notifications by it \
                 (McuMgrBleTransport+CBPeripheralDelegate.swift); our session matches answers by it.

@@ -13,9 +13,10 @@ extension ConformanceCheck {
             "image.state", .image,
             expects: "image state lists each slot as {image?, slot, version \"x.y.z[.b]\", hash (32 bytes), flags as booleans}, one active slot per image",
             rationale: """
-                The listing of img_mgmt_state_read() (smp_group_1.rst). smpclient validates it against ImageState \
-                (pydantic, smp/image_management.py), mcumgr-toolkit against commands::image::ImageState; planners match \
-                images by hash (ours, Nordic's FirmwareUpgradeManager). Flags absent mean false.
+                The listing of img_mgmt_state_read() (smp_group_1.rst). smpclient validates each entry against \
+                ImageState (smp/image_management.py: slot int, version str, optional image, hash and boolean flags, \
+                extra="forbid"), mcumgr-toolkit decodes commands::image::ImageState (client.rs image_get_state); \
+                planners match images by hash (ours, Nordic's FirmwareUpgradeManager). Flags absent mean false.
                 """, body: state),
         ConformanceCheck(
             "image.test-unknown-hash", .image,

@@ -13,9 +13,10 @@ extension ConformanceCheck {
             expects: "marking the uploaded image for test (confirm false) lists its slot pending, not permanent",
             rationale: """
                 state write {hash, confirm: false} writes the secondary trailer's magic without image_ok: MCUboot \
-                swap type TEST, listed "pending" (img_mgmt_state_read, smp-reference §6.5). Every client's upgrade \
-                tests first (Nordic's FirmwareUpgradeManager test-and-confirm, mcumgr-toolkit's firmware_update, ours). \
-                Needs --image: an image this device boots, since the next checks reset into it.
+                swap type TEST, listed "pending" (img_mgmt_state_read, smp-reference §6.5). Test-and-confirm upgrades \
+                start here (ours; Nordic's FirmwareUpgradeManager in its test-and-confirm mode; smpclient's docs advise \
+                upgrade=False and confirming from the new application, SMPClient.upload). Needs --image: an image this \
+                device boots, since the next checks reset into it.
                 """, body: testPending),
         ConformanceCheck(
             "image.swap-after-reset", .image, access: .writesAndReset,

@@ -92,14 +92,17 @@ extension ConformanceCheck {
             guard answered == offset else {
                 return .fail("a chunk at \(gap), past the device's offset \(offset), was answered off \(answered), not the offset expected (\(offset))")
             }
-            switch try await uploader.send(uploader.chunk(at: answered), in: context, what: "the chunk at the answered offset \(answered)") {
-            case .success(let next) where next == answered + uploader.chunk:
-                return .pass("a chunk at \(gap) was answered off \(offset); the upload went on from there to \(next)")
-            case .success(let next):
-                return .fail("the chunk at the answered offset \(answered) was answered off \(next), not \(answered + uploader.chunk)")
-            case .failure(let problem):
-                return .fail(problem.text)
-            }
+            if let problem = try await goesOn(uploader, from: answered, in: context) { return .fail(problem) }
+            return .pass("a chunk at \(gap) was answered off \(offset); the upload went on from there")
+        }
+    }
+
+    /// Sends the chunk at `offset`; what is wrong unless it is answered with the next offset.
+    private static func goesOn(_ uploader: ImageUploader, from offset: Int, in context: ConformanceContext) async throws(ConformanceAbort) -> String? {
+        switch try await uploader.send(uploader.chunk(at: offset), in: context, what: "the chunk at \(offset)") {
+        case .success(let next) where next == offset + uploader.chunk: return nil
+        case .success(let next): return "the chunk at \(offset) was answered off \(next), not \(offset + uploader.chunk)"
+        case .failure(let problem): return problem.text
         }
     }
 
@@ -111,14 +114,8 @@ extension ConformanceCheck {
             guard answered == offset else {
                 return .fail("the chunk at \(previous) sent again was written again (off \(offset) → \(answered)): it must be answered with the offset expected (\(offset)), not written twice")
             }
-            switch try await uploader.send(uploader.chunk(at: offset), in: context, what: "the chunk at \(offset)") {
-            case .success(let next) where next == offset + uploader.chunk:
-                return .pass("the chunk at \(previous) sent again was answered off \(offset); the next chunk went on to \(next)")
-            case .success(let next):
-                return .fail("after the resent chunk, the chunk at \(offset) was answered off \(next), not \(offset + uploader.chunk)")
-            case .failure(let problem):
-                return .fail(problem.text)
-            }
+            if let problem = try await goesOn(uploader, from: offset, in: context) { return .fail("after the resent chunk, \(problem)") }
+            return .pass("the chunk at \(previous) sent again was answered off \(offset); the next chunk went on")
         }
     }
 
