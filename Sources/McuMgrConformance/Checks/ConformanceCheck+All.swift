@@ -4,9 +4,4 @@ extension ConformanceCheck {
     public static let all: [ConformanceCheck] =
         header + buffers + malformedPackets + cbor + os + imageState + imageUpload + imageSwap + fileSystem + settings + transport
         + [imageRestored]
-
-    /// The check named `id`, if there is one.
-    public static func named(_ id: String) -> ConformanceCheck? {
-        all.first { $0.id == id }
-    }
 }

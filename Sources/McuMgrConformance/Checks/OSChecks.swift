@@ -99,6 +99,7 @@ extension ConformanceCheck {
         guard size > UInt64(SMPHeader.size) + 16, count >= 1 else {
             return .fail("MCUmgr parameters answered buf_size \(size), buf_count \(count): no request fits")
         }
+        _ = try await context.buffers()
         return .pass("buf_size \(size), buf_count \(count)")
     }
 

@@ -65,7 +65,7 @@ extension ConformanceCheck {
         guard let buffers = try await context.buffers() else { return .skipped("the device does not report buf_size (MCUmgr parameters)") }
         let carried = await context.transportLimit()
         guard carried >= buffers.size else {
-            return .skipped("the transport carries at most \(carried) bytes, less than buf_size \(buffers.size): raise --mtu")
+            return .skipped("the transport carries at most \(carried) bytes, less than buf_size \(buffers.size): raise --mtu where the link allows")
         }
         guard let request = echoRequest(ofSize: buffers.size) else { return .skipped("buf_size \(buffers.size) is too small for an echo") }
         guard let answer = try await context.ask(request, accepts: { answersEcho(request, $0) }) else {
@@ -82,7 +82,7 @@ extension ConformanceCheck {
         guard let buffers = try await context.buffers() else { return .skipped("the device does not report buf_size (MCUmgr parameters)") }
         let carried = await context.transportLimit()
         guard carried > buffers.size else {
-            return .skipped("the transport carries at most \(carried) bytes, not buf_size + 1 (\(buffers.size + 1)): raise --mtu")
+            return .skipped("the transport carries at most \(carried) bytes, not buf_size + 1 (\(buffers.size + 1)): raise --mtu where the link allows")
         }
         guard let request = echoRequest(ofSize: buffers.size + 1, fill: "o") else { return .skipped("buf_size \(buffers.size) is too small for an echo") }
         let answer = try await context.send(request)
