@@ -32,6 +32,7 @@ let package = Package(
         // The zip reader alone, as a shared library the CLI opens only when it reads a DFU package
         // (ZIPFoundation loads Foundation and ICU, which the CLI otherwise leaves unloaded).
         .library(name: "McuMgrZIP", type: .dynamic, targets: ["McuMgrZIP"]),
+        .library(name: "McuMgrConformance", targets: ["McuMgrConformance"]),
         .executable(name: "mcumgr", targets: ["mcumgr"]),
         .executable(name: "mcumgr-sim", targets: ["mcumgr-sim"]),
     ],
@@ -227,12 +228,20 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // A device's SMP server checked against what the protocol and the major clients expect
+        // (`mcumgr conformance`): raw probes over any transport, no session in between.
+        .target(
+            name: "McuMgrConformance",
+            dependencies: ["SMP", "CBOR", "Hex", "McuBoot", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+
         // What programs on top of the library share with the CLI: image file arguments, progress text,
         // tables, the fleet's displays and reports, errors → exit statuses.
         .target(
             name: "McuMgrTools",
             dependencies: [
-                "McuMgrFleet", "McuMgrConnection", "McuMgr", "SMP", "McuBoot", "Hex", "POSIXIO",
+                "McuMgrFleet", "McuMgrConnection", "McuMgrConformance", "McuMgr", "SMP", "McuBoot", "Hex", "POSIXIO",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -242,7 +251,8 @@ let package = Package(
         .executableTarget(
             name: "mcumgr",
             dependencies: [
-                "McuMgrTools", "McuMgrFleet", "McuMgrConnection", "McuMgr", "SMP", "SMPUDP", "SMPBLE", "SMPSimulator", "McuBoot", "Hex",
+                "McuMgrTools", "McuMgrFleet", "McuMgrConnection", "McuMgrConformance", "McuMgr", "SMP", "SMPUDP", "SMPBLE", "SMPSimulator", "McuBoot",
+                "Hex",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -352,6 +362,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Peers"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "McuMgrConformanceTests",
+            dependencies: ["McuMgrConformance", "SMPSimulator", "SMP", "CBOR", "McuBoot", "SMPTestSupport", "SMPTestTraits"],
             swiftSettings: strict
         ),
         // The README's example and docs/architecture.md's layer table against the sources.

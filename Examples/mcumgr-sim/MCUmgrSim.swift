@@ -219,6 +219,14 @@ struct MCUmgrSim: AsyncParsableCommand {
     @Option(name: .customLong("suit-hostile"), help: .hidden)
     var suitHostility: String?
 
+    @Option(
+        name: .customLong("quirk"),
+        help: ArgumentHelp(
+            "Break one rule of the protocol, to see a conformance checker catch it (repeatable).",
+            discussion: SimulatorQuirk.allCases.map { "\($0): breaks \"\($0.rule)\"" }.joined(separator: "; ") + ".",
+            valueName: "name"))
+    var quirks: [SimulatorQuirk] = []
+
     @Flag(name: .customLong("quiet"), help: "Do not log each request.")
     var quiet = false
 
@@ -349,6 +357,7 @@ struct MCUmgrSim: AsyncParsableCommand {
         c.keepsUploadStateAcrossReset = keepUploadState
         c.supportsSMPv1 = !noSMPv1
         c.clockStartsSet = clockSet
+        c.quirks = Set(quirks)
         c.bootloaderMode = mode
         c.allowsErasingPendingSlots = allowErasePending
         if suit {
@@ -443,6 +452,16 @@ extension MCUbootMode: ExpressibleByArgument {
 
     /// The names `--help` lists.
     public static var allValueStrings: [String] { allCases.map(\.name) }
+}
+
+extension SimulatorQuirk: ExpressibleByArgument {
+    /// Reads `--quirk` by its name (`wrong-seq`, `no-enomem`, …).
+    public init?(argument: String) {
+        self.init(rawValue: argument)
+    }
+
+    /// The names `--help` lists.
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }
 
 /// The values of `--secondary`.

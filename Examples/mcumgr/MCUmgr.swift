@@ -25,7 +25,7 @@ struct MCUmgr: AsyncParsableCommand {
             Image.self, Upgrade.self,
             Echo.self, Reset.self, DateTime.self, TaskStat.self, MPStat.self, Params.self, Info.self, Bootloader.self,
             Stat.self, Config.self, Log.self, FS.self, Shell.self, Enum.self, EraseStorage.self, Conn.self, Fleet.self, Scan.self,
-            SUIT.self, Crash.self, Run.self,
+            SUIT.self, Crash.self, Run.self, Conformance.self,
         ])
 }
 

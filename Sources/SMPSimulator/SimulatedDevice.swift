@@ -29,6 +29,8 @@ public actor SimulatedDevice {
     var records: [RequestRecord] = []
     var generation = 0
     var offlineUntil: SMPInstant?
+    /// Until when the device answers nothing after a lying length field (``SimulatorQuirk/wedgesOnBadLength``).
+    var wedgedUntil: SMPInstant?
     var linkDownUntil: [Int: SMPInstant] = [:]
     var processingTail: Task<Void, Never>?
     var ingressWireFree: SMPInstant

@@ -78,6 +78,10 @@ public struct DeviceConfiguration: Sendable {
     public var board = "native_sim"
     /// Kernel version reported by OS info (`v`) and the shell.
     public var kernelVersion = "3.6.0"
+    /// Rules of the protocol the device breaks (none by default): see ``SimulatorQuirk``.
+    public var quirks: Set<SimulatorQuirk> = []
+    /// How long ``SimulatorQuirk/wedgesOnBadLength`` keeps the device silent.
+    public var wedgeDuration: Duration = .seconds(2)
 
     /// Makes the default configuration: two images, 512 KiB slots, `buf_size` 2048, `buf_count` 4.
     public init() {}

@@ -139,7 +139,7 @@ final class DeviceCore {
                 let start = offset + RequestHeader.size
                 let payload = bytes[start..<start + header.length]
                 offset = start + header.length
-                handled = handle(Request(header: header, payload: payload, transport: transport))
+                handled = handle(Request(header: header, payload: payload, transport: transport, quirks: configuration.quirks))
             }
             let outcome: RequestRecord.Outcome
             if let handled {
@@ -175,7 +175,7 @@ final class DeviceCore {
         do {
             guard let result = try group.handle(request, on: self) else { return .status(MgmtError.notSupported) }
             if case .silent = result { return nil }
-            if case .groupError(let g, let code, _) = result, header.version == 0 {
+            if case .groupError(let g, let code, _) = result, header.version == 0 || configuration.quirks.contains(.v1ErrorsOnly) {
                 let translator = groups.first(where: { $0.id == g }) ?? group
                 return .status(translator.translateForV1(code))
             }
@@ -188,11 +188,24 @@ final class DeviceCore {
     /// Builds the response packet; a response larger than the buffer becomes `{"rc": 7}`.
     private func encode(_ result: HandlerResult, for header: RequestHeader) -> [UInt8] {
         let writer = CBORWriter(sortsMapKeys: false, usesIndefiniteLengthContainers: configuration.usesIndefiniteLengthMaps)
-        var payload = writer.encode(Self.map(Self.entries(of: result)))
+        var payload = writer.encode(Self.map(Self.entries(of: quirked(result, for: header))))
         if RequestHeader.size + payload.count > configuration.bufferSize {
             payload = writer.encode(Self.map([(key: "rc", value: .int(MgmtError.messageSize))]))
         }
-        return header.responseBytes(payloadLength: payload.count) + payload
+        return header.responseBytes(payloadLength: payload.count, quirks: configuration.quirks) + payload
+    }
+
+    /// The answer as the quirks in force bend it: a status sent as `err`, an extra `rc` on success.
+    private func quirked(_ result: HandlerResult, for header: RequestHeader) -> HandlerResult {
+        let quirks = configuration.quirks
+        switch result {
+        case .status(let rc) where rc != 0 && header.version == 1 && quirks.contains(.statusInErr):
+            return .groupError(group: header.group, code: rc, extra: [])
+        case .success(let entries) where quirks.contains(.extraKeys):
+            return .success(entries + [(key: "rc", value: .int(0))])
+        default:
+            return result
+        }
     }
 
     /// A `{"rc": code}` response to `header`, as the transport layer answers when it has no buffer.

@@ -17,6 +17,12 @@ extension ImageGroup {
             return try firstChunk(
                 data: data, length: length, image: image, sha: sha, upgrade: upgrade, device: device)
         }
+        // A chunk resent at an offset already written: a quirky device writes it again where it is.
+        if device.configuration.quirks.contains(.duplicateWrites), let state = device.upload, off < state.offset,
+            state.offset + data.count <= state.size
+        {
+            return write(data, at: state.offset, state: state, device: device)
+        }
         // Continuation: a wrong offset is answered with success and the offset expected.
         guard let state = device.upload, off == state.offset else {
             return .success([(key: "off", value: .int(device.upload?.offset ?? 0))])
@@ -43,7 +49,7 @@ extension ImageGroup {
         guard data.le32(0) == SlotImageInfo.imageMagic else { return failed(device, ImageError.invalidImageHeaderMagic) }
         guard sha.count <= 32 else { return failed(device, ImageError.invalidHash) }
         // Resume: the same `sha` as the upload in progress answers its offset and writes nothing.
-        if !sha.isEmpty, let state = device.upload, state.sha == sha {
+        if !sha.isEmpty, let state = device.upload, state.sha == sha, !device.configuration.quirks.contains(.noResume) {
             return .success([(key: "off", value: .int(state.offset))])
         }
         guard image < UInt64(device.images.count),

@@ -9,7 +9,7 @@ struct OSGroup: ManagementGroup {
     func handle(_ request: Request, on device: DeviceCore) throws(StatusError) -> HandlerResult? {
         let documented = device.configuration.answersDocumentedOSCommands
         switch (request.header.command, request.isRead) {
-        case (0, _): return try echo(request)
+        case (0, let isRead) where !(isRead && device.configuration.quirks.contains(.echoWriteOnly)): return try echo(request)
         case (1, false) where documented: return try consoleEcho(request)
         case (2, true): return taskStatistics(device)
         case (3, true) where documented: return memoryPoolStatistics()

@@ -15,6 +15,10 @@ extension SimulatedDevice {
             note(packet, transport: id, .dropped("link down"))
             return
         }
+        if wedges(on: packet) {
+            note(packet, transport: id, .dropped("wedged (quirk \(SimulatorQuirk.wedgesOnBadLength))"))
+            return
+        }
         if faults.hasPacketFaults && faults.directions.contains(.requests) {
             if random.chance(faults.dropPercent) {
                 note(packet, transport: id, .dropped("fault: drop"))
@@ -39,6 +43,19 @@ extension SimulatedDevice {
         }
         arrive(packet, transport: id, reply: reply, generation: generation)
         releaseHeldRequest()
+    }
+
+    /// Whether a quirky device ignores this packet: it is wedged, or the packet's length field
+    /// claims more bytes than arrived (and not because a buffer cut it) and wedges it now.
+    private func wedges(on packet: [UInt8]) -> Bool {
+        guard configuration.quirks.contains(.wedgesOnBadLength) else { return false }
+        if let until = wedgedUntil, clock.now < until { return true }
+        guard let header = RequestHeader(packet, at: 0), packet.count <= configuration.bufferSize,
+            header.length > packet.count - RequestHeader.size
+        else { return false }
+        wedgedUntil = clock.now + configuration.wedgeDuration
+        logger.notice("quirk \(SimulatorQuirk.wedgesOnBadLength): silent for \(configuration.wedgeDuration)")
+        return true
     }
 
     /// Whether the device is rebooting.
@@ -75,6 +92,8 @@ extension SimulatedDevice {
             switch link.bufferOverflow {
             case .drop:
                 note(packet, transport: transport, .dropped("no free buffer"))
+            case .answerNoMemory where configuration.quirks.contains(.noRefusalWhenFull):
+                note(packet, transport: transport, .dropped("no free buffer (quirk \(SimulatorQuirk.noRefusalWhenFull))"))
             case .answerNoMemory:
                 note(packet, transport: transport, .status(MgmtError.noMemory))
                 if let header = RequestHeader(packet, at: 0) {

@@ -27,15 +27,17 @@ struct RequestHeader: Sendable, Hashable {
     /// A write request (OP 2).
     var isWrite: Bool { operation == 2 }
 
-    /// The response header: version min(request, 1), OP 1 for a read and 3 otherwise, flags 0.
-    func responseBytes(payloadLength: Int) -> [UInt8] {
+    /// The response header: version min(request, 1), OP 1 for a read and 3 otherwise, flags 0,
+    /// group, sequence and command copied (unless a quirk breaks the operation or the sequence).
+    func responseBytes(payloadLength: Int, quirks: Set<SimulatorQuirk> = []) -> [UInt8] {
         let responseVersion = min(version, 1)
-        let responseOperation: UInt8 = operation == 0 ? 1 : 3
+        let responseOperation: UInt8 = operation == 0 && !quirks.contains(.wrongOperation) ? 1 : 3
+        let responseSequence = quirks.contains(.wrongSequence) ? sequence &+ 1 : sequence
         return [
             responseVersion << 3 | responseOperation, 0,
             UInt8(payloadLength >> 8), UInt8(payloadLength & 0xff),
             UInt8(group >> 8), UInt8(group & 0xff),
-            sequence, command,
+            responseSequence, command,
         ]
     }
 }
