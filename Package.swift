@@ -167,11 +167,11 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // The reference device.
+        // The reference device (over UDP, a pty, an ATT bearer, or our LE host as a peripheral on an HCI controller).
         .target(
             name: "SMPSimulator",
             dependencies: [
-                "SMP", "CBOR", "SMPSerial", "CPseudoTerminal", "GATT",
+                "SMP", "CBOR", "SMPSerial", "CPseudoTerminal", "GATT", "BLEHost",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -228,7 +228,7 @@ let package = Package(
         .executableTarget(
             name: "mcumgr-sim",
             dependencies: [
-                "SMPSimulator", "SMPUDP", "SMP", "SMPSerial", "Hex",
+                "SMPSimulator", "SMPUDP", "SMP", "SMPSerial", "Hex", "BLEHost", "SMPBLE", "McuMgrConnection",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -42,12 +42,16 @@ public struct L2CAPSignal: Sendable, Hashable {
         case ignore(String)
     }
 
-    /// The central's answer: a Connection Parameter Update Request is accepted when its values are
-    /// valid (and rejected otherwise); an LE credit-based connection request is refused (no
-    /// dynamic channels here); any other request is rejected as not understood; responses are ignored.
-    public func reply() -> Reply {
+    /// This host's answer, as central unless `asCentral` is false: a Connection Parameter Update
+    /// Request is accepted when its values are valid (and rejected otherwise); a peripheral, to which
+    /// no one may send it, rejects it as not understood. An LE credit-based connection request is
+    /// refused (no dynamic channels here); any other request is rejected as not understood;
+    /// responses are ignored.
+    public func reply(asCentral: Bool = true) -> Reply {
         guard identifier != 0 else { return .ignore("signalling command 0x\(hex(code)) with identifier 0") }
         switch code {
+        case 0x12 where !asCentral:
+            return .respond(Self.reject(identifier, reason: 0x0000), update: nil)
         case 0x12:
             var r = ByteReader(data, what: "Connection Parameter Update Request")
             guard data.count == 8, let minimum = try? r.u16(), let maximum = try? r.u16(), let latency = try? r.u16(),
