@@ -48,7 +48,7 @@ extension ConnectionFactory {
 }
 
 /// Turns a `--ble` peer into a BlueZ device address: an address with a known type as it is;
-/// otherwise the strongest matching advertisement of a scan (which also tells the address type).
+/// otherwise a scan that runs until it sees a matching advertisement (which also tells the address type).
 struct BlueZPeerResolver: Sendable, CustomStringConvertible {
     let parameters: BLEConnectionParameters
     let clock: SMPClock
@@ -59,7 +59,7 @@ struct BlueZPeerResolver: Sendable, CustomStringConvertible {
 
     var description: String { BLEPeerSearch.describe(parameters.peer) + (parameters.adapter.map { " via \($0)" } ?? "") }
 
-    /// The address to connect to, scanning when the spec does not give it whole.
+    /// The address to connect to, scanning (until the device is seen) when the spec does not give it whole.
     func address() async throws(BLEError) -> BluetoothDeviceAddress {
         switch try BLEPeerSearch(parameters.peer, addressType: parameters.addressType) {
         case .address(let bytes, let type):
@@ -67,7 +67,9 @@ struct BlueZPeerResolver: Sendable, CustomStringConvertible {
         case .scan(let what, _, let matches):
             // BlueZ's scan lists only the devices that advertise the SMP service.
             let timeout = ConnectionFactory.blueZScanTimeout
-            let found = try await BLEScanner.scan(adapter: parameters.adapter, duration: timeout, clock: clock)
+            let found = try await BLEScanner.scan(adapter: parameters.adapter, duration: timeout, clock: clock) { results in
+                results.contains { matches($0.address.bytes, $0.name) }
+            }
             guard let match = found.filter({ matches($0.address.bytes, $0.name) }).max(by: { $0.rssi < $1.rssi }) else {
                 throw BLEPeerSearch.notFound(what, within: timeout, via: adapter)
             }

@@ -12,10 +12,11 @@ public enum BLEScanner {
     /// Scans for `duration` (on `clock`) from `adapter` (`hci0`, an adapter address, or the default
     /// route) and returns each device advertising `service` once, with its name and strongest RSSI.
     ///
-    /// Active scanning, so that names in scan responses are seen. Needs CAP_NET_RAW and CAP_NET_ADMIN.
+    /// Active scanning, so that names in scan responses are seen. Stops early once `stop` holds for
+    /// the results so far. Needs CAP_NET_RAW and CAP_NET_ADMIN.
     public static func scan(
         adapter: String? = nil, duration: Duration = .seconds(5), service: BluetoothUUID = BLETransport.serviceUUID,
-        clock: SMPClock = .continuous
+        clock: SMPClock = .continuous, until stop: (@Sendable ([BLEScanResult]) -> Bool)? = nil
     ) async throws(BLEError) -> [BLEScanResult] {
         let local = try BlueZAdapter.find(adapter)
         let dd = hci_open_dev(local.deviceID)
@@ -53,8 +54,12 @@ public enum BLEScanner {
                 return false
             }
             let reports = HCISocketPackets.advertisingReports(in: buffer.prefix(count))
-            collector.withLock { c in reports.forEach { c.add($0) } }
-            return true
+            let results = collector.withLock { c in
+                reports.forEach { c.add($0) }
+                return reports.isEmpty || stop == nil ? nil : c.results
+            }
+            guard let stop, let results else { return true }
+            return !stop(results.map(BLEScanResult.init))
         }
         if case .failed(let code) = outcome { throw BLEError.from(errno: code, while: "waiting for advertising reports") }
         if let code = failure.withLock({ $0 }) { throw BLEError.from(errno: code, while: "reading advertising reports") }
