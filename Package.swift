@@ -323,6 +323,9 @@ let package = Package(
             exclude: ["Peers"],
             swiftSettings: strict
         ),
+        // Bluetooth LE through a real Linux kernel and BlueZ in a qemu guest (scripts/blevm): skipped
+        // where qemu is missing or the VM image cannot be built.
+        .testTarget(name: "BlueZVMTests", dependencies: ["SMPTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "CLITests",
             dependencies: ["SMPSimulator", "McuBoot", "SMP", "SMPTestSupport"],

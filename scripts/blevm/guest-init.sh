@@ -3,10 +3,12 @@
 # /blevm/in: mounts the results share, runs /blevm/in/script under a time limit, records its
 # output and exit status, and powers the guest off. See scripts/blevm/run.sh.
 #
-# In the guest: PATH has /blevm/in/bin (our binaries) first; LD_LIBRARY_PATH has the Swift runtime
-# (the host toolchain's, shared read-only at /blevm/swift); BLEVM_IN is the input share,
-# BLEVM_OUT the directory whose files come back to the host; /tmp and /run are tmpfs.
-export PATH=/blevm/in/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+# In the guest: PATH has our binaries first and LD_LIBRARY_PATH the Swift runtime they link,
+# both copied from the share into memory once (every exec over 9p under TCG costs seconds);
+# BLEVM_IN is the input share, BLEVM_OUT the directory whose files come back to the host; /tmp
+# and /run are tmpfs.
+export PATH=/blevm/local/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export LD_LIBRARY_PATH=/blevm/local/lib
 export HOME=/root LANG=C.UTF-8 TERM=dumb
 export BLEVM_IN=/blevm/in BLEVM_OUT=/blevm/out/files
 
@@ -15,9 +17,9 @@ mkdir -p /dev/pts /dev/shm
 mountpoint -q /dev/pts || mount -t devpts devpts /dev/pts
 mountpoint -q /dev/shm || mount -t tmpfs tmpfs /dev/shm
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /blevm/out
-if mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 swift /blevm/swift 2>/dev/null; then
-  export LD_LIBRARY_PATH=/blevm/swift
-fi
+mkdir -p /blevm/local
+mount -t tmpfs tmpfs /blevm/local
+cp -r /blevm/in/bin /blevm/in/lib /blevm/local/
 mkdir -p "$BLEVM_OUT"
 hostname blevm 2>/dev/null
 

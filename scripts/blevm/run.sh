@@ -6,9 +6,9 @@
 # The guest is Debian 12 with its own kernel (qemu; KVM when /dev/kvm can run a stock kernel,
 # else TCG), no network, the image read-only (snapshot=on). SCRIPT runs as root under /bin/sh
 # with, on a read-only share at $BLEVM_IN: SCRIPT itself, each --input FILE, and bin/ with
-# mcumgr and mcumgr-sim from --bin DIR (default .build/debug); the Swift runtime they link comes
-# from the host toolchain, shared read-only. Whatever SCRIPT writes under $BLEVM_OUT comes back
-# in DIR/files.
+# mcumgr and mcumgr-sim from --bin DIR (default .build/debug), and lib/ with the Swift runtime
+# libraries they link from the host toolchain (the guest has the host's glibc). Whatever SCRIPT
+# writes under $BLEVM_OUT comes back in DIR/files.
 #
 # DIR receives: stdout, stderr and status of SCRIPT; files/; console.log (the guest's serial
 # console); dmesg; timing (boot and run seconds). Exit status: SCRIPT's own; 124 when the guest
@@ -56,15 +56,15 @@ trap 'rm -rf "$staging"' EXIT
 install -m 755 "$BLEVM_SCRIPTS/guest-init.sh" "$staging/init"
 install -m 644 "$script" "$staging/script"
 echo "$limit" >"$staging/timeout"
-mkdir -p "$staging/bin"
-swift_runtime=""
+mkdir -p "$staging/bin" "$staging/lib"
 for name in mcumgr mcumgr-sim; do
-  if [ -x "$bin/$name" ]; then
-    cp "$bin/$name" "$staging/bin/"
-    # The directory of the Swift runtime the binary links (none when built with --static-swift-stdlib).
-    core=$(ldd "$bin/$name" 2>/dev/null | awk '/libswiftCore\.so/ { print $3 }')
-    [ -n "$core" ] && swift_runtime=$(dirname "$core")
-  fi
+  [ -x "$bin/$name" ] || continue
+  # Stripped: the guest copies what it runs into memory, and 9p under TCG is slow.
+  strip -o "$staging/bin/$name" "$bin/$name" 2>/dev/null || cp "$bin/$name" "$staging/bin/"
+  # The Swift runtime libraries it links from the toolchain (none when built with --static-swift-stdlib).
+  ldd "$bin/$name" | awk '$3 ~ /\/usr\/lib\/swift\// { print $3 }' | while read -r library; do
+    [ -f "$staging/lib/$(basename "$library")" ] || cp "$library" "$staging/lib/"
+  done
 done
 for input in "${inputs[@]}"; do
   cp -r "$input" "$staging/"
@@ -77,7 +77,6 @@ if [ -z "$accel" ]; then
 fi
 shares=(-virtfs "local,path=$staging,mount_tag=in,security_model=none,readonly=on"
   -virtfs "local,path=$out,mount_tag=out,security_model=none")
-[ -n "$swift_runtime" ] && shares+=(-virtfs "local,path=$swift_runtime,mount_tag=swift,security_model=none,readonly=on")
 
 # The boot allowance: TCG reaches init in ~15 s on an idle machine; a loaded one takes longer.
 allowance=${BLEVM_BOOT_ALLOWANCE:-120}
