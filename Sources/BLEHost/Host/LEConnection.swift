@@ -19,6 +19,8 @@ public final class LEConnection: Sendable {
 
     let host: LEHost
     let inbox: AsyncInbox<ATTBearerEvent>
+    /// This host's signalling requests waiting for the peer's answer.
+    let signalRequests = SignalRequests()
     private let sendGate = AsyncGate()
     private let link: NIOLockedValueBox<Link>
     private let endWaiters = NIOLockedValueBox<[CheckedContinuation<Void, Never>]>([])
@@ -113,6 +115,7 @@ public final class LEConnection: Sendable {
         }
         guard first else { return }
         inbox.finish(with: .closed(reason: reason))
+        signalRequests.endAll()
         let waiters = endWaiters.withLockedValue { w -> [CheckedContinuation<Void, Never>] in
             defer { w = [] }
             return w
@@ -174,6 +177,7 @@ public final class LEConnection: Sendable {
             host.logger.notice("malformed L2CAP signalling PDU from \(peer) ignored: \(error)")
             return
         }
+        if signalRequests.deliver(signal) { return }
         switch signal.reply(asCentral: isCentral) {
         case .ignore(let why):
             host.logger.debug("\(why)")

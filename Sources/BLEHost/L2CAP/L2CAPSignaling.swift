@@ -76,6 +76,16 @@ public struct L2CAPSignal: Sendable, Hashable {
         }
     }
 
+    /// A Connection Parameter Update Request (code 0x12) for `parameters`' intervals, latency and
+    /// timeout: what a peripheral sends to ask its central for other connection parameters.
+    public static func connectionParameterUpdateRequest(identifier: UInt8, parameters: LEConnectionParameters) -> L2CAPSignal {
+        var data: [UInt8] = []
+        for value in [parameters.minimumInterval, parameters.maximumInterval, parameters.latency, parameters.supervisionTimeout] {
+            data.appendLE(value)
+        }
+        return L2CAPSignal(code: 0x12, identifier: identifier, data: data)
+    }
+
     /// A Command Reject with `reason` (0x0000 command not understood, 0x0001 MTU exceeded, 0x0002 invalid CID).
     public static func reject(_ identifier: UInt8, reason: UInt16) -> L2CAPSignal {
         var data: [UInt8] = []
