@@ -22,6 +22,21 @@ struct PeripheralOptions: ParsableArguments {
         valueName: "address"))
     var address: String?
 
+    @Option(name: .customLong("ble-interval"), help: ArgumentHelp(
+        "With --hci: 5 s into each connection, ask the central for a connection interval of MIN to MAX milliseconds (an L2CAP connection parameter update request, as Zephyr peripherals make), e.g. 15-30.",
+        valueName: "min-max"))
+    var interval: String?
+
+    /// The connection parameters `--ble-interval` asks for (nil without it).
+    func connectionParameters() throws -> LEConnectionParameters? {
+        guard let interval else { return nil }
+        let parts = interval.split(separator: "-", omittingEmptySubsequences: false).map { Double($0) }
+        guard parts.count == 2, let minimum = parts[0], let maximum = parts[1], 7.5 <= minimum, minimum <= maximum, maximum <= 4000 else {
+            throw ValidationError("--ble-interval expects MIN-MAX in milliseconds, 7.5 to 4000, e.g. 15-30, not '\(interval)'")
+        }
+        return LEConnectionParameters(interval: .microseconds(Int(minimum * 1000)), .microseconds(Int(maximum * 1000)), supervisionTimeout: .seconds(4))
+    }
+
     /// The controller `--hci` names (nil without it); a malformed one is a usage error.
     func controller() throws -> HCIController? {
         guard let hci else { return nil }
@@ -42,9 +57,12 @@ struct PeripheralOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if hci == nil, name != nil || address != nil { throw ValidationError("--ble-name and --ble-address go with --hci CONTROLLER") }
+        if hci == nil, name != nil || address != nil || interval != nil {
+            throw ValidationError("--ble-name, --ble-address and --ble-interval go with --hci CONTROLLER")
+        }
         _ = try controller()
         _ = try staticAddress()
+        _ = try connectionParameters()
         if let name, name.isEmpty || name.utf8.count > 29 { throw ValidationError("--ble-name must be 1 to 29 bytes") }
     }
 
@@ -58,7 +76,7 @@ struct PeripheralOptions: ParsableArguments {
         } catch {
             throw PeripheralError(controller: controller, underlying: error.description)
         }
-        let configuration = SimulatorHCIPeripheral.Configuration(name: name, address: try staticAddress())
+        let configuration = SimulatorHCIPeripheral.Configuration(name: name, address: try staticAddress(), connectionParameters: try connectionParameters())
         let peripheral: SimulatorHCIPeripheral
         do {
             peripheral = try await SimulatorHCIPeripheral.start(device: device, transport: transport, configuration: configuration, clock: clock, logger: logger)

@@ -11,7 +11,8 @@ import Synchronization
 ///
 /// Between connections it advertises again, except while the device refuses connections (it
 /// reboots after a reset, or `--disconnect-at` took its link down): then it stays silent until
-/// the device is back, as a device that is off does.
+/// the device is back, as a device that is off does. Like a Zephyr peripheral, it can ask each
+/// central for other connection parameters a few seconds into the connection.
 public final class SimulatorHCIPeripheral: Sendable {
     /// How the peripheral presents itself.
     public struct Configuration: Sendable, Hashable {
@@ -21,12 +22,22 @@ public final class SimulatorHCIPeripheral: Sendable {
         public var address: LEAddress?
         /// How GATT is served on each connection.
         public var gatt: GATTPeripheralConfiguration
+        /// The connection parameters to ask each central for, ``parameterRequestDelay`` after it
+        /// connected (as Zephyr's `CONFIG_BT_GAP_AUTO_UPDATE_CONN_PARAMS` does); nil asks for none.
+        public var connectionParameters: LEConnectionParameters?
+        /// How long after a connection the parameters are asked for (Zephyr: 5 s).
+        public var parameterRequestDelay: Duration
 
         /// Makes a configuration.
-        public init(name: String? = nil, address: LEAddress? = nil, gatt: GATTPeripheralConfiguration = GATTPeripheralConfiguration()) {
+        public init(
+            name: String? = nil, address: LEAddress? = nil, gatt: GATTPeripheralConfiguration = GATTPeripheralConfiguration(),
+            connectionParameters: LEConnectionParameters? = nil, parameterRequestDelay: Duration = .seconds(5)
+        ) {
             self.name = name
             self.address = address
             self.gatt = gatt
+            self.connectionParameters = connectionParameters
+            self.parameterRequestDelay = parameterRequestDelay
         }
     }
 
@@ -45,10 +56,13 @@ public final class SimulatorHCIPeripheral: Sendable {
     private let logger: Logger
     private let serving = Mutex<Task<Void, Never>?>(nil)
 
-    private init(host: LEHost, gatt: SimulatorGATTPeripheral, name: String, clock: SMPClock, logger: Logger) {
+    private let configuration: Configuration
+
+    private init(host: LEHost, gatt: SimulatorGATTPeripheral, name: String, configuration: Configuration, clock: SMPClock, logger: Logger) {
         self.host = host
         self.gatt = gatt
         self.name = name
+        self.configuration = configuration
         self.advertisement = LEAdvertisement(services: [Self.serviceUUID], name: name)
         self.clock = clock
         self.logger = logger
@@ -71,7 +85,7 @@ public final class SimulatorHCIPeripheral: Sendable {
         }
         let gatt = await SimulatorGATTPeripheral.start(device: device, configuration: configuration.gatt, clock: clock, logger: logger)
         let name = configuration.name ?? device.configuration.nodeName
-        let peripheral = SimulatorHCIPeripheral(host: host, gatt: gatt, name: name, clock: clock, logger: logger)
+        let peripheral = SimulatorHCIPeripheral(host: host, gatt: gatt, name: name, configuration: configuration, clock: clock, logger: logger)
         let task = clock.task { await peripheral.serve() }
         peripheral.serving.withLock { $0 = task }
         return peripheral
@@ -106,8 +120,25 @@ public final class SimulatorHCIPeripheral: Sendable {
                 await connection.disconnect()
                 continue
             }
+            let parameterRequest = requestParameters(on: connection)
             await connection.waitUntilEnded()
+            parameterRequest?.cancel()
             logger.info("central \(connection.peer) disconnected: \(connection.current.endReason ?? "")")
+        }
+    }
+
+    /// Asks the central for the configured connection parameters, after the configured delay.
+    private func requestParameters(on connection: LEConnection) -> Task<Void, Never>? {
+        guard let parameters = configuration.connectionParameters else { return nil }
+        let delay = configuration.parameterRequestDelay
+        return clock.task { [clock, logger] in
+            do { try await clock.sleep(for: delay) } catch { return }
+            guard !connection.isEnded else { return }
+            do {
+                _ = try await connection.requestParameters(parameters)
+            } catch {
+                logger.notice("asking \(connection.peer) for connection parameters failed: \(error)")
+            }
         }
     }
 
