@@ -14,6 +14,9 @@ public enum BLEError: Error, Sendable, Hashable, CustomStringConvertible {
     case timeout(String)
     /// The device refused the connection.
     case refused(String)
+    /// Another program holds what the connection needs: the device's ATT channel (it is connected
+    /// through bluetoothd), or the adapter.
+    case busy(String)
     /// A device address or adapter name that cannot be parsed.
     case invalidAddress(String)
     /// Any other operating-system error.
@@ -23,7 +26,7 @@ public enum BLEError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .bluetoothUnavailable(let text), .noAdapter(let text), .adapterOff(let text), .permissionDenied(let text), .hostDown(let text),
-            .timeout(let text), .refused(let text), .invalidAddress(let text), .io(let text):
+            .timeout(let text), .refused(let text), .busy(let text), .invalidAddress(let text), .io(let text):
             return text
         }
     }

@@ -42,7 +42,9 @@ extension ConnectionFactory {
             throw .connectFailed(spec, reason: .unreachable(error.description))
         }
         return results.map {
-            DeviceScanResult(address: $0.address.string, addressType: $0.address.type == .public ? .public : .random, name: $0.name, rssi: $0.rssi)
+            // HCI reports RSSI 127 when the controller has none (btvirt's emulator, for one).
+            DeviceScanResult(
+                address: $0.address.string, addressType: $0.address.type == .public ? .public : .random, name: $0.name, rssi: $0.rssi == 127 ? nil : $0.rssi)
         }
     }
 }
