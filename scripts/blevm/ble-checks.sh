@@ -5,6 +5,9 @@
 # simulated device (mcumgr-sim --hci user:1, our LE host as a peripheral) on hci1, taken from the
 # kernel; mcumgr as the central through the kernel's L2CAP socket on hci0 (--ble), with
 # bluetoothd running and without it; then mcumgr through our own LE host on hci0 (--hci user:0).
+# The simulator asks for other connection parameters 5 s into each upgrade's connection (as a
+# Zephyr peripheral does); one check lets the kernel connect on its own so that bluetoothd's GATT
+# client holds the link's ATT channel.
 #
 # Inputs ($BLEVM_IN): image-a.bin and image-b.bin, MCUboot images of at least 200 KiB (made by
 # scripts/blevm/ble-inputs.sh). Results ($BLEVM_OUT): checks/NAME.{status,ms,out,err} for every
@@ -16,7 +19,9 @@
 set -u
 
 ADDRESS=C0:5A:17:00:00:01
-NAME=smp-sim
+# Longer than fits beside the service UUID: the advertisement carries it shortened, the scan
+# response whole, so finding the device by name needs the scan response.
+NAME=smp-sim-blevm
 C=$BLEVM_OUT/checks
 L=$BLEVM_OUT/logs
 mkdir -p "$C" "$L"
@@ -203,7 +208,12 @@ c_image_list() {
   echo "$out"
   echo "$out" | primary_flags | grep -q 'active confirmed'
 }
-c_upgrade() { upgrade_and_verify "$BLEVM_IN/image-a.bin" --ble $ADDRESS --ble-type random; }
+c_upgrade_sim() { start_sim --ble-interval 15-30; }
+c_upgrade() {
+  upgrade_and_verify "$BLEVM_IN/image-a.bin" --ble $ADDRESS --ble-type random || return 1
+  # 5 s into the connection the simulator asked for other connection parameters, as Zephyr does.
+  grep 'connection parameters 12-24 (1.25 ms) asked' "$L/sim-$sims.err" | grep -q accepted
+}
 c_upgrade_slot() { same_as_slot "$BLEVM_IN/image-a.bin" "$(stop_sim)"; }
 c_drop_sim() { start_sim --disconnect-at 100000 --reconnect-delay 1500; }
 c_drop_upgrade() { upgrade_and_verify "$BLEVM_IN/image-b.bin" --ble $ADDRESS --ble-type random -t 3; }
@@ -213,6 +223,23 @@ c_drop_resumed() {
   echo "$connections connections"
   [ "$connections" -ge 2 ] || { echo "the link was not dropped and made again"; return 1; }
   uploads_resumed "$L/sim-$sims.err" "$BLEVM_IN/image-b.bin" && same_as_slot "$BLEVM_IN/image-b.bin" "$slots"
+}
+connected() { hcitool con | grep -q "$ADDRESS"; }
+disconnected() { ! connected; }
+c_busy() {
+  start_sim || return 1
+  # The kernel connects on its own and bluetoothd's GATT client takes the link's ATT channel.
+  btmgmt --index 0 add-device -a 2 -t 2 $ADDRESS >/dev/null
+  wait_until 60 connected || { echo "the kernel did not connect"; return 1; }
+  fails_with busy "bluetoothctl disconnect $ADDRESS" 30 mg --ble $ADDRESS --ble-type random echo hi
+  status=$?
+  btmgmt --index 0 del-device -t 2 $ADDRESS >/dev/null
+  bluetoothctl disconnect $ADDRESS >/dev/null
+  return $status
+}
+c_busy_recovered() {
+  wait_until 30 disconnected || { echo "still connected: $(hcitool con)"; return 1; }
+  [ "$(mg --ble $ADDRESS --ble-type random echo again)" = again ]
 }
 c_stop_bluetoothd() {
   stop_bluetoothd
@@ -255,11 +282,14 @@ check echo-address c_echo_address
 check mtu c_mtu
 check echo-name c_echo_name
 check image-list c_image_list
+check upgrade-sim c_upgrade_sim
 check upgrade c_upgrade
 check upgrade-slot c_upgrade_slot
 check drop-sim c_drop_sim
 check drop-upgrade c_drop_upgrade
 check drop-resumed c_drop_resumed
+check fail-busy c_busy
+check busy-recovered c_busy_recovered
 
 # The kernel's L2CAP socket without bluetoothd.
 check stop-bluetoothd c_stop_bluetoothd
@@ -269,6 +299,7 @@ check nobluetoothd-echo-address c_echo_address
 check nobluetoothd-mtu c_mtu
 check nobluetoothd-echo-name c_echo_name
 check nobluetoothd-image-list c_image_list
+check nobluetoothd-upgrade-sim c_upgrade_sim
 check nobluetoothd-upgrade c_upgrade
 check nobluetoothd-upgrade-slot c_upgrade_slot
 check nobluetoothd-drop-sim c_drop_sim

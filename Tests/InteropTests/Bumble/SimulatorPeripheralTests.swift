@@ -113,6 +113,21 @@ struct SimulatorPeripheralTests {
         }
     }
 
+    @Test("--ble-interval: 5 s into the connection the peripheral asks our central for 15-30 ms, which accepts; SMP goes on")
+    func parameterRequest() async throws {
+        try await Self.withPeripheral(["--ble-interval", "15-30"]) { controllers, simulator in
+            let connection = try await Self.connect(controllers)
+            #expect(try await DefaultManager(client: connection.client).echo("before") == "before")
+            let clock = ContinuousClock()
+            let deadline = clock.now + TestTimeScale.scaled(.seconds(20))
+            while !simulator.log.contains("asked of"), clock.now < deadline { try await clock.sleep(for: .milliseconds(100)) }
+            #expect(simulator.log.contains("connection parameters 12-24 (1.25 ms) asked of"))
+            #expect(simulator.log.contains(": accepted"), "\(simulator.log)")
+            #expect(try await DefaultManager(client: connection.client).echo("after") == "after")
+            await connection.close()
+        }
+    }
+
     @Test("smpclient over bumble (an independent central and SMP client) echoes and reads the parameters and the image states")
     func independentCentral() async throws {
         try await Self.withPeripheral { controllers, _ in
