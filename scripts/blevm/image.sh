@@ -89,7 +89,7 @@ if ! mmdebstrap --variant=essential --include="$(IFS=,; echo "${packages[*]}")" 
   --customize-hook='chroot "$1" update-initramfs -u -k all' \
   --customize-hook="copy-in $work/blevm-init /usr/local/sbin" \
   --customize-hook='chmod 755 "$1/usr/local/sbin/blevm-init"' \
-  --customize-hook='mkdir -p "$1/blevm/in" "$1/blevm/out" "$1/blevm/swift"' \
+  --customize-hook='mkdir -p "$1/blevm/in" "$1/blevm/out" "$1/blevm/local"' \
   bookworm "$work/tree" >"$log" 2>&1; then
   blevm_say "the VM image build failed (mmdebstrap); see $log"
   exit 1
