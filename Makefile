@@ -3,9 +3,11 @@
 #   make test   - the whole test suite
 #   make bench  - the benchmarks (Benchmarks/, results in Benchmarks/results/)
 #   make bench-smoke - one tiny row of the upload benchmark (CI: the command works)
+#   make blevm  - the BLE checks in a qemu guest with a real kernel and BlueZ (docs/blevm.md);
+#                 BLEVM_RUNS=10 boots it ten times
 # All install what they need first (scripts/bootstrap.sh).
 
-.PHONY: bootstrap demo test build clean bench bench-smoke
+.PHONY: bootstrap demo test build clean bench bench-smoke blevm
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -24,6 +26,10 @@ bench: bootstrap
 
 bench-smoke: bootstrap
 	scripts/bench.sh --smoke
+
+BLEVM_RUNS ?= 1
+blevm: bootstrap
+	scripts/blevm/blevm.sh --runs $(BLEVM_RUNS)
 
 clean:
 	rm -rf .build

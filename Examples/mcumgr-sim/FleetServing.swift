@@ -18,7 +18,7 @@ extension MCUmgrSim {
         }
         guard (1...Self.maximumDevices).contains(deviceCount) else { throw ValidationError("--devices must be 1 to \(Self.maximumDevices)") }
         guard endpoints.count <= 1 else { throw ValidationError("--devices takes one --udp address, the first device's") }
-        guard serial == nil else { throw ValidationError("--devices serves UDP only, not --serial") }
+        guard serial == nil, peripheral.hci == nil else { throw ValidationError("--devices serves UDP only, not --serial or --hci") }
         guard (0...deviceCount).contains(faulty) else { throw ValidationError("--faulty must be 0 to --devices (\(deviceCount))") }
         _ = try explicitFaults()
         let first = firstEndpoint

@@ -6,18 +6,18 @@ import SMPSerial
 import SMPSimulator
 import SMPUDP
 
-/// `mcumgr-sim`: a simulated Zephyr device with MCUboot that any SMP client can reach over UDP
-/// or a serial line (a pseudo-terminal).
+/// `mcumgr-sim`: a simulated Zephyr device with MCUboot that any SMP client can reach over UDP,
+/// a serial line (a pseudo-terminal), or Bluetooth LE (as a peripheral on an HCI controller).
 @main
 struct MCUmgrSim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mcumgr-sim",
-        abstract: "Run a simulated Zephyr/MCUboot device that answers SMP (mcumgr) over UDP or a serial line.",
+        abstract: "Run a simulated Zephyr/MCUboot device that answers SMP (mcumgr) over UDP, a serial line or Bluetooth LE.",
         discussion: """
             The device starts with a running, confirmed MCUboot image in slot 0 of each image and \
-            empty secondary slots. It prints "listening on HOST:PORT" once bound (and "serial: PATH" \
-            for --serial), logs one line per request on standard error, and stops on SIGINT or \
-            SIGTERM (exit status 0).
+            empty secondary slots. It prints "listening on HOST:PORT" once bound ("serial: PATH" \
+            for --serial, "advertising as ADDRESS …" for --hci), logs one line per request on \
+            standard error, and stops on SIGINT or SIGTERM (exit status 0).
             """)
 
     /// Runs the command with a bare `--serial` turned into `--serial-pty` (a new pty).
@@ -250,6 +250,10 @@ struct MCUmgrSim: AsyncParsableCommand {
         valueName: "n=fault"))
     var deviceFaults: [String] = []
 
+    @OptionGroup var peripheral: PeripheralOptions
+
+    @OptionGroup var slotDump: SlotDumpOptions
+
     func validate() throws {
         guard (1...65_535).contains(bufferCount), (64...65_543).contains(bufferSize) else {
             throw ValidationError("--buf-count must be 1 to 65535 and --buf-size 64 to 65543 bytes")
@@ -306,7 +310,7 @@ struct MCUmgrSim: AsyncParsableCommand {
             await device.install(bytes, image: 0, slot: 1, mark: secondary.mark)
         }
         var servers: [SimulatorUDPServer] = []
-        let endpoints = endpoints.isEmpty && serial == nil
+        let endpoints = endpoints.isEmpty && serial == nil && peripheral.hci == nil
             ? [UDPEndpoint(host: "127.0.0.1", port: UDPTransport.defaultPort)] : endpoints
         for endpoint in endpoints {
             do {
@@ -331,10 +335,20 @@ struct MCUmgrSim: AsyncParsableCommand {
                 throw SerialServeError(path: serial.isEmpty ? "a new pseudo-terminal" : serial, underlying: "\(error)")
             }
         }
+        let blePeripheral: SimulatorHCIPeripheral?
+        do {
+            blePeripheral = try await peripheral.serve(device, clock: deviceClock)
+        } catch {
+            for server in servers { await server.close() }
+            await serialServer?.close()
+            throw error
+        }
         let reason = await StopWaiter.wait(watchesStandardInput: exitOnEndOfInput)
         Console.write("mcumgr-sim: \(reason), stopping", to: 2)
         for server in servers { await server.close() }
         await serialServer?.close()
+        await blePeripheral?.close()
+        await slotDump.dump(device)
     }
 
     /// The devices' time: timers of the one event loop, spinning for `--timer-spin` before each deadline.

@@ -4,6 +4,8 @@ public enum BLEError: Error, Sendable, Hashable, CustomStringConvertible {
     case bluetoothUnavailable(String)
     /// No such adapter, or no adapter at all (`ENODEV`).
     case noAdapter(String)
+    /// The adapter is there but powered off (down).
+    case adapterOff(String)
     /// The process may not use the adapter (`EPERM`, `EACCES`).
     case permissionDenied(String)
     /// The device did not answer: not advertising, out of range, or the adapter is down (`EHOSTDOWN`).
@@ -12,6 +14,9 @@ public enum BLEError: Error, Sendable, Hashable, CustomStringConvertible {
     case timeout(String)
     /// The device refused the connection.
     case refused(String)
+    /// Another program holds what the connection needs: the device's ATT channel (it is connected
+    /// through bluetoothd), or the adapter.
+    case busy(String)
     /// A device address or adapter name that cannot be parsed.
     case invalidAddress(String)
     /// Any other operating-system error.
@@ -20,8 +25,8 @@ public enum BLEError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A one-line message.
     public var description: String {
         switch self {
-        case .bluetoothUnavailable(let text), .noAdapter(let text), .permissionDenied(let text), .hostDown(let text),
-            .timeout(let text), .refused(let text), .invalidAddress(let text), .io(let text):
+        case .bluetoothUnavailable(let text), .noAdapter(let text), .adapterOff(let text), .permissionDenied(let text), .hostDown(let text),
+            .timeout(let text), .refused(let text), .busy(let text), .invalidAddress(let text), .io(let text):
             return text
         }
     }

@@ -28,7 +28,8 @@ public struct HCICommand: Sendable, Hashable, CustomStringConvertible {
     private static let names: [UInt16: String] = [
         0x0406: "Disconnect", 0x0C01: "Set Event Mask", 0x0C03: "Reset", 0x1001: "Read Local Version Information",
         0x1005: "Read Buffer Size", 0x1009: "Read BD_ADDR", 0x2001: "LE Set Event Mask", 0x2002: "LE Read Buffer Size",
-        0x2003: "LE Read Local Supported Features", 0x2005: "LE Set Random Address", 0x200B: "LE Set Scan Parameters",
+        0x2003: "LE Read Local Supported Features", 0x2005: "LE Set Random Address", 0x2006: "LE Set Advertising Parameters",
+        0x2008: "LE Set Advertising Data", 0x2009: "LE Set Scan Response Data", 0x200A: "LE Set Advertising Enable", 0x200B: "LE Set Scan Parameters",
         0x200C: "LE Set Scan Enable", 0x200D: "LE Create Connection", 0x200E: "LE Create Connection Cancel",
         0x2013: "LE Connection Update", 0x2020: "LE Remote Connection Parameter Request Reply",
         0x2021: "LE Remote Connection Parameter Request Negative Reply", 0x2022: "LE Set Data Length",
@@ -107,6 +108,42 @@ public struct HCICommand: Sendable, Hashable, CustomStringConvertible {
         p.appendLE(handle)
         p.append(reason.rawValue)
         return HCICommand(opcode: 0x0406, parameters: p, answeredByStatus: true)
+    }
+
+    // MARK: Advertising
+
+    /// LE Set Advertising Parameters (7.8.5): connectable, scannable, undirected advertising
+    /// (`ADV_IND`) every `minimumInterval` to `maximumInterval` (0.625 ms units) on all three
+    /// advertising channels, from the `ownAddress` kind, accepting every scanner and initiator.
+    public static func leSetAdvertisingParameters(minimumInterval: UInt16, maximumInterval: UInt16, ownAddress: LEAddress.Kind) -> HCICommand {
+        var p: [UInt8] = []
+        p.appendLE(minimumInterval)
+        p.appendLE(maximumInterval)
+        p += [0x00, ownAddress.rawValue]
+        p += [0x00, 0, 0, 0, 0, 0, 0]  // peer address type and address: only for directed advertising
+        p += [0x07, 0x00]  // channels 37, 38 and 39; no filter
+        return HCICommand(opcode: 0x2006, parameters: p)
+    }
+
+    /// LE Set Advertising Data (7.8.7): the length, then the data padded to 31 bytes.
+    public static func leSetAdvertisingData(_ data: AdvertisingData) -> HCICommand {
+        HCICommand(opcode: 0x2008, parameters: legacyDataBlock(data))
+    }
+
+    /// LE Set Scan Response Data (7.8.8): the length, then the data padded to 31 bytes.
+    public static func leSetScanResponseData(_ data: AdvertisingData) -> HCICommand {
+        HCICommand(opcode: 0x2009, parameters: legacyDataBlock(data))
+    }
+
+    /// LE Set Advertising Enable (7.8.9).
+    public static func leSetAdvertisingEnable(_ enable: Bool) -> HCICommand {
+        HCICommand(opcode: 0x200A, parameters: [enable ? 1 : 0])
+    }
+
+    /// The 32-byte parameter block of the legacy advertising and scan response data commands.
+    private static func legacyDataBlock(_ data: AdvertisingData) -> [UInt8] {
+        let bytes = data.bytes.prefix(AdvertisingData.legacyCapacity)
+        return [UInt8(bytes.count)] + bytes + [UInt8](repeating: 0, count: AdvertisingData.legacyCapacity - bytes.count)
     }
 
     // MARK: Connection tuning

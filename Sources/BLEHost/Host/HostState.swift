@@ -16,6 +16,8 @@ struct HostState: Sendable {
     var connectPeer: LEAddress?
     /// The scan running, if any.
     var scan: ScanSession?
+    /// Advertising that waits for a central to connect (peripheral role).
+    var advertising: Pending<LEConnection>?
     /// Pending-operation identifiers, so a late timer never completes a newer operation.
     var nextID = 0
     /// The controller's ACL buffers.

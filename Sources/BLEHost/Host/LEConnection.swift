@@ -1,13 +1,16 @@
 import GATT
 import NIOConcurrencyHelpers
 
-/// One LE connection of an ``LEHost``, central role: its ATT channel as an `ATTBearer`, the LE
+/// One LE connection of an ``LEHost``, as central (``LEHost/connect(to:parameters:timeout:)``) or
+/// peripheral (``LEHost/accept(advertising:)``): its ATT channel as an `ATTBearer`, the LE
 /// signalling channel answered by the host, and the link's current parameters.
 public final class LEConnection: Sendable {
     /// The connection handle.
     public let handle: UInt16
     /// The peer's address.
     public let peer: LEAddress
+    /// Whether this host is the connection's central (it connected) rather than its peripheral (a central connected to its advertising).
+    public let isCentral: Bool
     /// The ATT channel (L2CAP fixed channel 4) as a bearer for the GATT client. Every bearer made
     /// here reads the one channel: give it to one GATT client.
     public var attBearer: L2CAPATTBearer { L2CAPATTBearer(connection: self, maximumPDUSize: attMTU) }
@@ -16,6 +19,8 @@ public final class LEConnection: Sendable {
 
     let host: LEHost
     let inbox: AsyncInbox<ATTBearerEvent>
+    /// This host's signalling requests waiting for the peer's answer.
+    let signalRequests = SignalRequests()
     private let sendGate = AsyncGate()
     private let link: NIOLockedValueBox<Link>
     private let endWaiters = NIOLockedValueBox<[CheckedContinuation<Void, Never>]>([])
@@ -45,6 +50,7 @@ public final class LEConnection: Sendable {
     init(host: LEHost, complete: LEConnectionComplete, attMTU: Int) {
         self.handle = complete.handle
         self.peer = complete.peer
+        self.isCentral = complete.isCentral
         self.host = host
         self.inbox = AsyncInbox(capacity: 256)
         self.attMTU = attMTU
@@ -109,6 +115,7 @@ public final class LEConnection: Sendable {
         }
         guard first else { return }
         inbox.finish(with: .closed(reason: reason))
+        signalRequests.endAll()
         let waiters = endWaiters.withLockedValue { w -> [CheckedContinuation<Void, Never>] in
             defer { w = [] }
             return w
@@ -170,7 +177,8 @@ public final class LEConnection: Sendable {
             host.logger.notice("malformed L2CAP signalling PDU from \(peer) ignored: \(error)")
             return
         }
-        switch signal.reply() {
+        if signalRequests.deliver(signal) { return }
+        switch signal.reply(asCentral: isCentral) {
         case .ignore(let why):
             host.logger.debug("\(why)")
         case .respond(let response, let update):

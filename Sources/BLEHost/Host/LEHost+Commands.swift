@@ -1,6 +1,3 @@
-import NIOConcurrencyHelpers
-
-
 extension LEHost {
     /// Runs `command` and returns its return parameters (status byte first) once the controller
     /// answered with success; empty for a command answered by Command Status.
@@ -27,19 +24,7 @@ extension LEHost {
             do { try await clock.sleep(for: limit) } catch { return }
             completeCommand(id: id, .failure(.commandTimeout(command: command.description, after: limit)))
         }
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[UInt8], LEHostError>, Never>) in
-            let ready = state.withLockedValue { s -> Result<[UInt8], LEHostError>? in
-                guard var pending = s.command, pending.id == id else { return .failure(.closed(s.closedReason ?? "the command was abandoned")) }
-                if let result = pending.result {
-                    s.command = nil
-                    return result
-                }
-                pending.continuation = continuation
-                s.command = pending
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
+        let result = await awaitResult(of: id, at: \.command, abandoned: "the command was abandoned")
         timer.cancel()
         return try result.get()
     }
@@ -63,17 +48,7 @@ extension LEHost {
 
     /// Completes the pending command if it is `id` (a timer, or the host shutting down).
     func completeCommand(id: Int, _ result: Result<[UInt8], LEHostError>) {
-        let continuation = state.withLockedValue { s -> CheckedContinuation<Result<[UInt8], LEHostError>, Never>? in
-            guard var pending = s.command, pending.id == id, pending.result == nil else { return nil }
-            guard let continuation = pending.continuation else {
-                pending.result = result
-                s.command = pending
-                return nil
-            }
-            s.command = nil
-            return continuation
-        }
-        continuation?.resume(returning: result)
+        complete(id, at: \.command, with: result)
     }
 
     /// Completes the pending command if its opcode is `opcode` (an answer from the controller).

@@ -34,19 +34,7 @@ extension LEHost {
             do { try await clock.sleep(for: limit) } catch { return }
             completeConnect(id: id, .failure(.connectTimeout(peer: peer.description, after: limit)))
         }
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<LEConnection, LEHostError>, Never>) in
-            let ready = state.withLockedValue { s -> Result<LEConnection, LEHostError>? in
-                guard var pending = s.connect, pending.id == id else { return .failure(.closed(s.closedReason ?? "the connection attempt was abandoned")) }
-                if let result = pending.result {
-                    s.connect = nil
-                    return result
-                }
-                pending.continuation = continuation
-                s.connect = pending
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
+        let result = await awaitResult(of: id, at: \.connect, abandoned: "the connection attempt was abandoned")
         timer.cancel()
         switch result {
         case .success(let connection):
@@ -75,40 +63,30 @@ extension LEHost {
             return
         }
         let connection = LEConnection(host: self, complete: complete, attMTU: max(23, configuration.attMTU))
+        // As central it answers a connection attempt; as peripheral, advertising.
+        let slot: WritableKeyPath<HostState, Pending<LEConnection>?> = complete.isCentral ? \.connect : \.advertising
         let id = state.withLockedValue { s -> Int? in
             s.connections[complete.handle] = connection
             s.reassembler.open(handle: complete.handle)
-            guard let pending = s.connect, pending.result == nil else { return nil }
+            guard let pending = s[keyPath: slot], pending.result == nil else { return nil }
             return pending.id
         }
-        if let id {
-            completeConnect(id: id, .success(connection))
-        } else {
-            logger.notice("a connection to \(complete.peer) completed with no attempt waiting (cancelled or timed out); disconnecting it")
+        guard let id, self.complete(id, at: slot, with: .success(connection)) else {
+            let waiter = complete.isCentral ? "no attempt waiting (cancelled or timed out)" : "advertising stopped"
+            logger.notice("a connection with \(complete.peer) completed with \(waiter); disconnecting it")
             clock.task { await connection.disconnect() }
+            return
         }
     }
 
     /// Completes the connection attempt `id`; a connection that arrives after its attempt gave up is disconnected.
     func completeConnect(id: Int, _ result: Result<LEConnection, LEHostError>) {
-        let (continuation, late) = state.withLockedValue { s -> (CheckedContinuation<Result<LEConnection, LEHostError>, Never>?, Bool) in
-            guard var pending = s.connect, pending.id == id, pending.result == nil else { return (nil, true) }
-            guard let continuation = pending.continuation else {
-                pending.result = result
-                s.connect = pending
-                return (nil, false)
-            }
-            s.connect = nil
-            return (continuation, false)
-        }
-        if let continuation {
-            continuation.resume(returning: result)
-        } else if late, case .success(let connection) = result {
+        if !complete(id, at: \.connect, with: result), case .success(let connection) = result {
             clock.task { await connection.disconnect() }
         }
     }
 
-    /// Asks for Data Length Extension and the 2M PHY where the controller has them; never fails.
+    /// Asks for Data Length Extension and the 2M PHY where the controller has them (either role may); never fails.
     func tune(_ connection: LEConnection) async {
         guard let features = controller?.features else { return }
         if configuration.requestDataLength, features.contains(.dataLengthExtension) {

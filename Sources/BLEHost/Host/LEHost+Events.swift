@@ -187,22 +187,23 @@ extension LEHost {
 
     /// Stops the host: every waiter fails with `reason`, every connection's bearer closes.
     func shutDown(_ reason: String) {
-        let taken = state.withLockedValue { s -> (Pending<[UInt8]>?, Pending<LEConnection>?, ScanSession?, [CreditWaiter], [LEConnection])? in
+        let taken = state.withLockedValue { s -> (Pending<[UInt8]>?, [Pending<LEConnection>], ScanSession?, [CreditWaiter], [LEConnection])? in
             guard s.closedReason == nil else { return nil }
             s.closedReason = reason
             defer {
                 s.command = nil
                 s.connect = nil
+                s.advertising = nil
                 s.scan = nil
                 s.creditWaiters = []
                 s.connections = [:]
             }
-            return (s.command, s.connect, s.scan, s.creditWaiters, Array(s.connections.values))
+            return (s.command, [s.connect, s.advertising].compactMap { $0 }, s.scan, s.creditWaiters, Array(s.connections.values))
         }
-        guard let (command, connect, scan, waiters, connections) = taken else { return }
+        guard let (command, connectionWaits, scan, waiters, connections) = taken else { return }
         logger.debug("LE host stopped: \(reason)")
         command?.continuation?.resume(returning: .failure(.closed(reason)))
-        connect?.continuation?.resume(returning: .failure(.closed(reason)))
+        for wait in connectionWaits { wait.continuation?.resume(returning: .failure(.closed(reason))) }
         scan?.continuation?.resume()
         for waiter in waiters { waiter.continuation.resume(returning: .failure(.closed(reason))) }
         for connection in connections { connection.ended(reason) }

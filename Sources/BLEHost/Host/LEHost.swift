@@ -2,13 +2,15 @@ import GATT
 import Logging
 import NIOConcurrencyHelpers
 
-/// A minimal Bluetooth LE host, central role, on one HCI controller: it sets the controller up,
-/// scans, connects, keeps ACL flow control, and carries L2CAP's fixed ATT and signalling channels.
+/// A minimal Bluetooth LE host on one HCI controller, central or peripheral: it sets the
+/// controller up, scans and connects, or advertises and accepts, keeps ACL flow control, and
+/// carries L2CAP's fixed ATT and signalling channels.
 ///
-/// It knows nothing of SMP: a connection's ``LEConnection/attBearer`` is an `ATTBearer`, and the
-/// GATT client runs over it exactly as over a kernel L2CAP socket. Call ``start()`` once, then
-/// ``scan(for:service:until:)`` and ``connect(to:parameters:timeout:)`` as often as needed, and
-/// ``close()`` at the end. Pairing and encryption are not supported.
+/// It knows nothing of SMP: a connection's ``LEConnection/attBearer`` is an `ATTBearer`, and a
+/// GATT client (or server) runs over it exactly as over a kernel L2CAP socket. Call ``start()``
+/// once, then ``scan(for:service:until:)`` and ``connect(to:parameters:timeout:)``, or
+/// ``accept(advertising:)``, as often as needed, and ``close()`` at the end. Pairing and
+/// encryption are not supported.
 public final class LEHost: Sendable {
     /// How the host sets up the controller and its connections.
     public struct Configuration: Sendable, Hashable {

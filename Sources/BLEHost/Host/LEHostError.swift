@@ -22,6 +22,8 @@ public enum LEHostError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidParameters(String)
     /// The host was closed or has not been started.
     case closed(String)
+    /// The caller's task was cancelled (e.g. advertising was stopped).
+    case cancelled(String)
 
     /// A one-line message.
     public var description: String {
@@ -38,6 +40,7 @@ public enum LEHostError: Error, Sendable, Hashable, CustomStringConvertible {
         case .busy(let what): return what
         case .invalidParameters(let what): return what
         case .closed(let reason): return "the LE host is closed: \(reason)"
+        case .cancelled(let what): return what
         }
     }
 }

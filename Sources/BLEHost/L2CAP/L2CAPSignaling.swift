@@ -42,12 +42,16 @@ public struct L2CAPSignal: Sendable, Hashable {
         case ignore(String)
     }
 
-    /// The central's answer: a Connection Parameter Update Request is accepted when its values are
-    /// valid (and rejected otherwise); an LE credit-based connection request is refused (no
-    /// dynamic channels here); any other request is rejected as not understood; responses are ignored.
-    public func reply() -> Reply {
+    /// This host's answer, as central unless `asCentral` is false: a Connection Parameter Update
+    /// Request is accepted when its values are valid (and rejected otherwise); a peripheral, to which
+    /// no one may send it, rejects it as not understood. An LE credit-based connection request is
+    /// refused (no dynamic channels here); any other request is rejected as not understood;
+    /// responses are ignored.
+    public func reply(asCentral: Bool = true) -> Reply {
         guard identifier != 0 else { return .ignore("signalling command 0x\(hex(code)) with identifier 0") }
         switch code {
+        case 0x12 where !asCentral:
+            return .respond(Self.reject(identifier, reason: 0x0000), update: nil)
         case 0x12:
             var r = ByteReader(data, what: "Connection Parameter Update Request")
             guard data.count == 8, let minimum = try? r.u16(), let maximum = try? r.u16(), let latency = try? r.u16(),
@@ -70,6 +74,16 @@ public struct L2CAPSignal: Sendable, Hashable {
         default:
             return .respond(Self.reject(identifier, reason: 0x0000), update: nil)
         }
+    }
+
+    /// A Connection Parameter Update Request (code 0x12) for `parameters`' intervals, latency and
+    /// timeout: what a peripheral sends to ask its central for other connection parameters.
+    public static func connectionParameterUpdateRequest(identifier: UInt8, parameters: LEConnectionParameters) -> L2CAPSignal {
+        var data: [UInt8] = []
+        for value in [parameters.minimumInterval, parameters.maximumInterval, parameters.latency, parameters.supervisionTimeout] {
+            data.appendLE(value)
+        }
+        return L2CAPSignal(code: 0x12, identifier: identifier, data: data)
     }
 
     /// A Command Reject with `reason` (0x0000 command not understood, 0x0001 MTU exceeded, 0x0002 invalid CID).

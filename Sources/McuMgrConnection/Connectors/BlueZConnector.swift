@@ -42,13 +42,15 @@ extension ConnectionFactory {
             throw .connectFailed(spec, reason: .unreachable(error.description))
         }
         return results.map {
-            DeviceScanResult(address: $0.address.string, addressType: $0.address.type == .public ? .public : .random, name: $0.name, rssi: $0.rssi)
+            // HCI reports RSSI 127 when the controller has none (btvirt's emulator, for one).
+            DeviceScanResult(
+                address: $0.address.string, addressType: $0.address.type == .public ? .public : .random, name: $0.name, rssi: $0.rssi == 127 ? nil : $0.rssi)
         }
     }
 }
 
 /// Turns a `--ble` peer into a BlueZ device address: an address with a known type as it is;
-/// otherwise the strongest matching advertisement of a scan (which also tells the address type).
+/// otherwise a scan that runs until it sees a matching advertisement (which also tells the address type).
 struct BlueZPeerResolver: Sendable, CustomStringConvertible {
     let parameters: BLEConnectionParameters
     let clock: SMPClock
@@ -59,7 +61,7 @@ struct BlueZPeerResolver: Sendable, CustomStringConvertible {
 
     var description: String { BLEPeerSearch.describe(parameters.peer) + (parameters.adapter.map { " via \($0)" } ?? "") }
 
-    /// The address to connect to, scanning when the spec does not give it whole.
+    /// The address to connect to, scanning (until the device is seen) when the spec does not give it whole.
     func address() async throws(BLEError) -> BluetoothDeviceAddress {
         switch try BLEPeerSearch(parameters.peer, addressType: parameters.addressType) {
         case .address(let bytes, let type):
@@ -67,7 +69,9 @@ struct BlueZPeerResolver: Sendable, CustomStringConvertible {
         case .scan(let what, _, let matches):
             // BlueZ's scan lists only the devices that advertise the SMP service.
             let timeout = ConnectionFactory.blueZScanTimeout
-            let found = try await BLEScanner.scan(adapter: parameters.adapter, duration: timeout, clock: clock)
+            let found = try await BLEScanner.scan(adapter: parameters.adapter, duration: timeout, clock: clock) { results in
+                results.contains { matches($0.address.bytes, $0.name) }
+            }
             guard let match = found.filter({ matches($0.address.bytes, $0.name) }).max(by: { $0.rssi < $1.rssi }) else {
                 throw BLEPeerSearch.notFound(what, within: timeout, via: adapter)
             }

@@ -98,6 +98,14 @@ enum BlueZL2CAP {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_l2>.size)) }
         }
         if started == 0 { return false }
+        if errno == EBUSY {
+            // The kernel takes one ATT channel per link: bluetoothd's GATT client holds it once
+            // bluetoothd (or a program through it, or the kernel's auto-connect) connected the device.
+            throw .busy(
+                "\(device) is connected through bluetoothd, which holds its ATT channel: disconnect it first "
+                    + "(`bluetoothctl disconnect \(device.string)`; if the kernel connects it again by itself, "
+                    + "`btmgmt del-device -t \(device.type.bluezValue) \(device.string)` takes it off the auto-connect list)")
+        }
         guard errno == EINPROGRESS || errno == EAGAIN else { throw BLEError.from(errno: errno, while: "connecting to \(device)") }
         return true
     }

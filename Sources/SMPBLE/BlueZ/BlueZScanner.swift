@@ -10,10 +10,11 @@ public enum BLEScanner {
     /// Scans for `duration` (on `clock`) from `adapter` (`hci0`, an adapter address, or the default
     /// route) and returns each device advertising `service` once, with its name and strongest RSSI.
     ///
-    /// Active scanning, so that names in scan responses are seen. Needs CAP_NET_RAW and CAP_NET_ADMIN.
+    /// Active scanning, so that names in scan responses are seen. Stops early once `stop` holds for
+    /// the results so far. Needs CAP_NET_RAW and CAP_NET_ADMIN.
     public static func scan(
         adapter: String? = nil, duration: Duration = .seconds(5), service: BluetoothUUID = BLETransport.serviceUUID,
-        clock: SMPClock = .continuous
+        clock: SMPClock = .continuous, until stop: (@Sendable ([BLEScanResult]) -> Bool)? = nil
     ) async throws(BLEError) -> [BLEScanResult] {
         let local = try BlueZAdapter.find(adapter)
         let dd = hci_open_dev(local.deviceID)
@@ -57,7 +58,9 @@ public enum BLEScanner {
         reading: while let read = await events.read() {
             switch read {
             case .bytes(let packet):
-                for report in HCISocketPackets.advertisingReports(in: packet) { collector.add(report) }
+                let reports = HCISocketPackets.advertisingReports(in: packet)
+                for report in reports { collector.add(report) }
+                if let stop, !reports.isEmpty, stop(collector.results.map(BLEScanResult.init)) { break reading }
             case .end(let end):
                 if end != .closed { failure = end }
                 break reading

@@ -59,7 +59,7 @@ public final class HCISession: Sendable, CustomStringConvertible {
             // A host whose controller link ended is replaced (the controller restarted, the TCP link broke).
             if let host = state.withLock({ $0.host }), !host.isClosed { return host }
             if state.withLock({ $0.closed }) { throw .io("the connection was closed") }
-            let host = LEHost(transport: try await Self.open(controller, logger: logger), clock: HostClock(clock, taskExecutor: clock.taskExecutor), logger: logger)
+            let host = LEHost(transport: try await controller.openTransport(logger: logger), clock: HostClock(clock, taskExecutor: clock.taskExecutor), logger: logger)
             do throws(LEHostError) {
                 try await host.start()
             } catch {
@@ -76,19 +76,6 @@ public final class HCISession: Sendable, CustomStringConvertible {
                 throw .io("the connection was closed")
             }
             return host
-        }
-    }
-
-    /// Opens the HCI transport a controller string names.
-    static func open(_ controller: HCIController, logger: Logger) async throws(BLEError) -> any HCITransport {
-        do {
-            switch controller {
-            case .tcp(let host, let port): return try await HCITransports.tcp(host: host, port: port, logger: logger)
-            case .serial(let path, let baud): return try await HCITransports.serial(path: path, baudRate: baud ?? 1_000_000, logger: logger)
-            case .userChannel(let index): return try await HCITransports.userChannel(index: index, logger: logger)
-            }
-        } catch {
-            throw bleError(.transport(error))
         }
     }
 

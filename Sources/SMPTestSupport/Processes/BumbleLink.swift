@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 
-/// bumble's two virtual controllers on one virtual link (`bumble.apps.controllers`), the SMP GATT
+/// bumble's two virtual controllers on one virtual link (``BumbleControllers``), the SMP GATT
 /// peripheral of the interop tests (`Tests/InteropTests/Peers/bumble_smp_peripheral.py`) on the
 /// first, and `mcumgr-sim` behind it over UDP; the second controller is for the host under test.
 ///
@@ -34,37 +34,25 @@ public struct BumbleLink: Sendable {
         addressPrefix: String, hostTransport: (String, Int) -> String = { "tcp-server:\($0):\($1)" },
         peripheralArguments: [String] = [], simulatorArguments: [String] = []
     ) async throws -> BumbleLink {
-        let address = "\(addressPrefix).\(UInt8.random(in: 1...254)).\(UInt8.random(in: 1...254))"
-        let directory = try Subprocess.temporaryDirectory("bumble")
-        let ports = try freeTCPPorts(on: address, count: 2)
-        let python = BuiltProducts.venvTool("python")
-        // bumble.apps.controllers as is, plus a thread that exits when the lifeline closes.
-        let launcher = """
-            import os, runpy, sys, threading
-            threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
-            sys.argv = ['bumble-controllers'] + sys.argv[1:]
-            runpy.run_module('bumble.apps.controllers', run_name='__main__')
-            """
-        let controllersErr = directory.appendingPathComponent("controllers.err")
-        let controllers = try Subprocess.launch(
-            python, ["-c", launcher, "tcp-server:\(address):\(ports[0])", hostTransport(address, ports[1])],
-            stdout: directory.appendingPathComponent("controllers.out"), stderr: controllersErr, lifeline: true)
+        let pair = try BumbleControllers.launch(addressPrefix: addressPrefix, secondTransport: hostTransport)
+        let address = pair.address
         let simulator: SimulatorProcess
         do {
             simulator = try await SimulatorProcess.start(simulatorArguments, endpoint: "\(address):1337", logsRequests: true)
         } catch {
-            controllers.terminate()
+            pair.process.terminate()
             throw error
         }
+        let directory = try Subprocess.temporaryDirectory("bumble")
         let out = directory.appendingPathComponent("peripheral.out")
         let err = directory.appendingPathComponent("peripheral.err")
         let script = BuiltProducts.packageRoot.path + "/Tests/InteropTests/Peers/bumble_smp_peripheral.py"
         let peripheral = try Subprocess.launch(
-            python, [script, "--transport", "tcp-client:\(address):\(ports[0])", "--sim", "\(address):1337"] + peripheralArguments,
+            BuiltProducts.venvTool("python"), [script, "--transport", "tcp-client:\(address):\(pair.firstPort)", "--sim", "\(address):1337"] + peripheralArguments,
             stdout: out, stderr: err, lifeline: true)
         return BumbleLink(
-            address: address, hostPort: ports[1], simulator: simulator, controllers: controllers, peripheral: peripheral,
-            peripheralOut: out, peripheralErr: err, controllersErr: controllersErr)
+            address: address, hostPort: pair.secondPort, simulator: simulator, controllers: pair.process, peripheral: peripheral,
+            peripheralOut: out, peripheralErr: err, controllersErr: pair.errorLog)
     }
 
     /// What the peripheral printed so far.
@@ -101,27 +89,5 @@ public struct BumbleLink: Sendable {
         _ = await peripheral.exitStatus()
         _ = await controllers.exitStatus()
         await simulator.stopAndWait()
-    }
-
-    /// TCP ports the kernel says are free on `address` now (bound and released at once).
-    static func freeTCPPorts(on address: String, count: Int) throws -> [Int] {
-        var sockets: [Int32] = []
-        defer { sockets.forEach { _ = close($0) } }
-        var ports: [Int] = []
-        for _ in 0..<count {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw ProcessError("socket: errno \(errno)") }
-            sockets.append(fd)
-            var sin = sockaddr_in()
-            sin.sin_family = sa_family_t(AF_INET)
-            sin.sin_port = 0
-            inet_pton(AF_INET, address, &sin.sin_addr)
-            let bound = withUnsafePointer(to: &sin) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-            guard bound == 0 else { throw ProcessError("bind \(address): errno \(errno)") }
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &sin) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-            ports.append(Int(UInt16(bigEndian: sin.sin_port)))
-        }
-        return ports
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 import SMP
 
-/// `mcumgr-sim` running as a child process, serving UDP or a pseudo-terminal.
+/// `mcumgr-sim` running as a child process, serving UDP, a pseudo-terminal, or Bluetooth LE on an HCI controller.
 ///
 /// It is started with `--exit-on-eof` and a lifeline on its standard input, so it never
 /// outlives a crashed test run, and waited for until it prints where it serves (`listening on
-/// HOST:PORT`, read back so that `HOST:0` gives a free port; or `serial: PATH`).
+/// HOST:PORT`, read back so that `HOST:0` gives a free port; `serial: PATH`; or `advertising as ADDRESS`).
 public final class SimulatorProcess: Sendable {
     /// Where a simulator serves.
     public enum Endpoint: Sendable, Hashable {
@@ -13,6 +13,8 @@ public final class SimulatorProcess: Sendable {
         case udp(host: String, port: Int)
         /// A pseudo-terminal (its slave path).
         case serial(path: String)
+        /// A Bluetooth LE peripheral on an HCI controller, advertising from this address (random).
+        case ble(address: String)
     }
 
     /// Where it serves.
@@ -61,6 +63,15 @@ public final class SimulatorProcess: Sendable {
     public static func startSerial(_ arguments: [String] = [], logsRequests: Bool = true) async throws -> SimulatorProcess {
         try await launch(["--serial"] + arguments, logsRequests: logsRequests) { text in
             text.split(separator: "\n").first { $0.hasPrefix("serial: ") }.map { .serial(path: String($0.dropFirst("serial: ".count))) }
+        }
+    }
+
+    /// Starts `mcumgr-sim --hci controller` (a peripheral through our LE host) with extra
+    /// `arguments` and waits for its `advertising as ADDRESS (random) …` line.
+    public static func startPeripheral(controller: String, _ arguments: [String] = [], logsRequests: Bool = true) async throws -> SimulatorProcess {
+        try await launch(["--hci", controller] + arguments, logsRequests: logsRequests) { text in
+            text.split(separator: "\n").first { $0.hasPrefix("advertising as ") }
+                .flatMap { $0.dropFirst("advertising as ".count).split(separator: " ").first }.map { .ble(address: String($0)) }
         }
     }
 

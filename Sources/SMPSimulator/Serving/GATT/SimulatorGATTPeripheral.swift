@@ -131,6 +131,13 @@ public final class SimulatorGATTPeripheral: Sendable {
         await disconnect()
     }
 
+    /// Until when the device refuses connections (it reboots, or a fault took its link down); nil
+    /// when it takes them now. A peripheral on a real controller does not advertise until then.
+    public var refusedUntil: SMPInstant? {
+        let now = clock.now
+        return link.state.withLock { s in s.refusedUntil.flatMap { $0 > now ? $0 : nil } }
+    }
+
     /// How many connections were accepted.
     public var connectionCount: Int { link.state.withLock { $0.connections } }
 

@@ -1,0 +1,323 @@
+#!/bin/sh
+# The BLE checks, run in the VM guest by scripts/blevm/run.sh (one boot for all of them).
+#
+# The kernel's Bluetooth stack with btvirt's two linked LE-only controllers (hci0, hci1): the
+# simulated device (mcumgr-sim --hci user:1, our LE host as a peripheral) on hci1, taken from the
+# kernel; mcumgr as the central through the kernel's L2CAP socket on hci0 (--ble), with
+# bluetoothd running and without it; then mcumgr through our own LE host on hci0 (--hci user:0).
+# The simulator asks for other connection parameters 5 s into each upgrade's connection (as a
+# Zephyr peripheral does); one check lets the kernel connect on its own so that bluetoothd's GATT
+# client holds the link's ATT channel.
+#
+# Inputs ($BLEVM_IN): image-a.bin and image-b.bin, MCUboot images of at least 200 KiB (made by
+# scripts/blevm/ble-inputs.sh). Results ($BLEVM_OUT): checks/NAME.{status,ms,out,err} for every
+# check (status 0 is a pass), checks/NAME.mcumgr.{status,ms,err} for the failures item 4 asks
+# for (the command's own exit status, time and message), logs/ (bluetoothd, each simulator,
+# btvirt, an HCI trace of every controller in btsnoop format), summary. Exit status: the number of
+# checks that failed. Nothing waits a fixed time for a controller or a device: every wait polls
+# with a bound.
+set -u
+
+ADDRESS=C0:5A:17:00:00:01
+# Longer than fits beside the service UUID: the advertisement carries it shortened, the scan
+# response whole, so finding the device by name needs the scan response.
+NAME=smp-sim-blevm
+C=$BLEVM_OUT/checks
+L=$BLEVM_OUT/logs
+mkdir -p "$C" "$L"
+failed=0
+sims=0
+SIM=""
+
+# Milliseconds since boot, without a fork.
+now_ms() {
+  read -r up _ </proc/uptime
+  # Hundredths after the point; the leading 1 keeps "07" from reading as octal.
+  echo $(( ${up%.*} * 1000 + 1${up#*.} * 10 - 1000 ))
+}
+
+# wait_until SECONDS COMMAND...: polls COMMAND every 0.2 s until it succeeds; false after SECONDS.
+wait_until() {
+  deadline=$(( $(now_ms) + $1 * 1000 ))
+  shift
+  until "$@"; do
+    [ "$(now_ms)" -ge "$deadline" ] && return 1
+    sleep 0.2
+  done
+}
+
+# Every mcumgr call is bounded (its own timeouts are shorter; this is the backstop).
+mg() { timeout -k 5 120 mcumgr "$@"; }
+
+# check NAME FUNCTION: runs FUNCTION, its output in checks/NAME.out and .err; records its status and time.
+check() {
+  start=$(now_ms)
+  "$2" >"$C/$1.out" 2>"$C/$1.err"
+  status=$?
+  echo $status >"$C/$1.status"
+  echo $(( $(now_ms) - start )) >"$C/$1.ms"
+  if [ $status = 0 ]; then verdict=pass; else verdict=FAIL; failed=$((failed + 1)); fi
+  printf '%-28s %s %6s ms\n' "$1" $verdict "$(cat "$C/$1.ms")" | tee -a "$BLEVM_OUT/summary"
+}
+
+# --- controllers, daemons, the simulator --------------------------------------------------------
+
+has_address() { hciconfig "$1" 2>/dev/null | grep -q 'BD Address: [0-9A-F:]*' && ! hciconfig "$1" | grep -q 'BD Address: 00:00:00:00:00:00'; }
+both_ready() { has_address hci0 && has_address hci1; }
+none_left() { [ ! -e /sys/class/bluetooth/hci0 ] && [ ! -e /sys/class/bluetooth/hci1 ]; }
+is_up() { hciconfig "$1" 2>/dev/null | grep -q 'UP RUNNING'; }
+
+# btvirt's controllers, once the kernel has set both up (under TCG the kernel's first HCI Reset
+# may time out, leaving a controller without an address: start btvirt again then).
+start_controllers() {
+  modprobe hci_vhci || return 1
+  for try in 1 2 3 4; do
+    btvirt -L -l2 >>"$L/btvirt.log" 2>&1 &
+    BTVIRT=$!
+    if wait_until 30 both_ready; then
+      echo "controllers ready (try $try)"
+      return 0
+    fi
+    echo "controllers not set up on try $try:"; hciconfig -a
+    kill $BTVIRT; wait $BTVIRT
+    wait_until 10 none_left
+  done
+  return 1
+}
+
+start_bluetoothd() {
+  mkdir -p /run/dbus
+  [ -e /run/dbus/system_bus_socket ] || dbus-daemon --system --fork || return 1
+  /usr/libexec/bluetooth/bluetoothd -n >>"$L/bluetoothd.log" 2>&1 &
+  BLUETOOTHD=$!
+  # bluetoothd powers the adapters it manages on (AutoEnable).
+  wait_until 30 is_up hci0
+}
+
+stop_bluetoothd() {
+  kill $BLUETOOTHD 2>/dev/null
+  wait $BLUETOOTHD 2>/dev/null
+  BLUETOOTHD=""
+}
+
+advertising() { grep -q '^advertising as' "$L/sim-$sims.out"; }
+sim_done() { ! kill -0 "$SIM" 2>/dev/null || advertising; }
+
+# start_sim [OPTIONS]: mcumgr-sim on hci1's user channel. The kernel must let the adapter go
+# (down); bluetoothd powers a returning adapter on again, so power it off and try again, bounded.
+start_sim() {
+  [ -n "$SIM" ] && stop_sim >/dev/null
+  for try in 1 2 3 4 5 6 7 8 9 10; do
+    sims=$((sims + 1))
+    hciconfig hci1 down 2>/dev/null
+    mcumgr-sim --hci user:1 --ble-name $NAME --ble-address $ADDRESS --boot-time 300 --reset-delay 100 \
+      --dump-slots "$L/slots-$sims" "$@" >"$L/sim-$sims.out" 2>"$L/sim-$sims.err" &
+    SIM=$!
+    mkdir -p "$L/slots-$sims"
+    wait_until 60 sim_done
+    if advertising; then
+      echo "simulator $sims advertising (try $try): $(cat "$L/sim-$sims.out")"
+      return 0
+    fi
+    echo "simulator $sims did not start: $(tail -n1 "$L/sim-$sims.err")"
+    kill $SIM 2>/dev/null
+    wait $SIM 2>/dev/null
+  done
+  return 1
+}
+
+# stop_sim: stops it (it writes its slots to logs/slots-N); the slots' directory on stdout.
+stop_sim() {
+  kill $SIM 2>/dev/null
+  wait $SIM 2>/dev/null
+  SIM=""
+  echo "$L/slots-$sims"
+}
+
+# --- what the checks assert ---------------------------------------------------------------------
+
+# The slot 0 hash of image 0 in `image list` text.
+primary_hash() { awk '/image=0 slot=0/ { found = 1 } found && /hash:/ { print $2; exit }'; }
+primary_flags() { awk '/image=0 slot=0/ { found = 1 } found && /flags:/ { $1 = ""; print; exit }'; }
+image_hash() { mg image info "$1" --json | grep -m1 '"value"' | sed 's/.*: *"\([0-9a-f]*\)".*/\1/'; }
+
+# upgrade_and_verify FILE CONNECTION...: a test-and-confirm upgrade of FILE; afterwards image
+# list shows FILE's hash in slot 0, active and confirmed.
+upgrade_and_verify() {
+  file=$1
+  shift
+  mg "$@" upgrade "$file" || return 1
+  list=$(mg "$@" image list) || return 1
+  echo "$list"
+  expected=$(image_hash "$file")
+  [ -n "$expected" ] && [ "$(echo "$list" | primary_hash)" = "$expected" ] || { echo "slot 0 does not hold $file ($expected)"; return 1; }
+  echo "$list" | primary_flags | grep -q 'active confirmed' || { echo "slot 0 is not active and confirmed"; return 1; }
+}
+
+# same_as_slot FILE DIR: the bytes of FILE are those of image 0's slot 0 in the simulator's dump.
+same_as_slot() {
+  size=$(stat -c %s "$1")
+  cmp -n "$size" "$1" "$2/image-0-slot-0.bin" && echo "slot 0 holds the $size bytes of $1"
+}
+
+# uploads_resumed LOG FILE: the simulator's request log shows the upload resumed after the drop
+# (the bytes sent in upload requests are less than the image and half the part before the drop).
+uploads_resumed() {
+  total=$(grep 'write group=1 cmd=1 ' "$1" | sed 's/.* len=\([0-9]*\) .*/\1/' | awk '{ s += $1 } END { print s + 0 }')
+  size=$(stat -c %s "$2")
+  echo "upload requests carried $total bytes for a $size-byte image"
+  [ "$total" -gt "$size" ] && [ "$total" -lt $((size + 50000)) ]
+}
+
+# fails_with NAME PATTERN SECONDS ARGS...: mcumgr ARGS fails with exit status 3, one line on
+# standard error matching PATTERN, within SECONDS; what it did is kept in checks/NAME.mcumgr.*.
+fails_with() {
+  name=$1 pattern=$2 bound=$3
+  shift 3
+  start=$(now_ms)
+  "$@" >/dev/null 2>"$C/$name.mcumgr.err"
+  status=$?
+  ms=$(( $(now_ms) - start ))
+  echo $status >"$C/$name.mcumgr.status"
+  echo $ms >"$C/$name.mcumgr.ms"
+  echo "exit $status after $ms ms: $(cat "$C/$name.mcumgr.err")"
+  [ $status = 3 ] && [ "$(wc -l <"$C/$name.mcumgr.err")" = 1 ] && grep -q "$pattern" "$C/$name.mcumgr.err" && [ $ms -le $((bound * 1000)) ]
+}
+
+# --- the checks ---------------------------------------------------------------------------------
+
+
+
+c_no_adapter() { fails_with no-adapter 'no Bluetooth adapter' 30 mg --ble $ADDRESS --ble-type random echo hi; }
+c_controllers() { start_controllers; }
+c_bluetoothd() { start_bluetoothd; }
+c_sim() { start_sim; }
+c_scan() {
+  out=$(mg --ble-scan --scan-seconds 5) || return 1
+  echo "$out"
+  echo "$out" | grep -q "$ADDRESS (random)  $NAME"
+}
+c_echo_address() {
+  out=$(mg -v --ble $ADDRESS --ble-type random echo hello 2>"$C/echo-mtu.log") || { cat "$C/echo-mtu.log"; return 1; }
+  [ "$out" = hello ]
+}
+c_mtu() { grep -o 'ATT MTU [0-9]*' "$C/echo-mtu.log" | tee /dev/stderr | grep -q 'ATT MTU 498'; }
+c_echo_name() { [ "$(mg --ble $NAME echo by name)" = "by name" ]; }
+c_image_list() {
+  out=$(mg --ble $ADDRESS --ble-type random image list) || return 1
+  echo "$out"
+  echo "$out" | primary_flags | grep -q 'active confirmed'
+}
+c_upgrade_sim() { start_sim --ble-interval 15-30; }
+c_upgrade() {
+  upgrade_and_verify "$BLEVM_IN/image-a.bin" --ble $ADDRESS --ble-type random || return 1
+  # 5 s into the connection the simulator asked for other connection parameters, as Zephyr does.
+  grep 'connection parameters 12-24 (1.25 ms) asked' "$L/sim-$sims.err" | grep -q accepted
+}
+c_upgrade_slot() { same_as_slot "$BLEVM_IN/image-a.bin" "$(stop_sim)"; }
+c_drop_sim() { start_sim --disconnect-at 100000 --reconnect-delay 1500; }
+c_drop_upgrade() { upgrade_and_verify "$BLEVM_IN/image-b.bin" --ble $ADDRESS --ble-type random -t 3; }
+c_drop_resumed() {
+  slots=$(stop_sim)
+  connections=$(grep -c 'central .* connected' "$L/sim-$sims.err")
+  echo "$connections connections"
+  [ "$connections" -ge 2 ] || { echo "the link was not dropped and made again"; return 1; }
+  uploads_resumed "$L/sim-$sims.err" "$BLEVM_IN/image-b.bin" && same_as_slot "$BLEVM_IN/image-b.bin" "$slots"
+}
+connected() { hcitool con | grep -q "$ADDRESS"; }
+disconnected() { ! connected; }
+c_busy() {
+  start_sim || return 1
+  # The kernel connects on its own and bluetoothd's GATT client takes the link's ATT channel.
+  btmgmt --index 0 add-device -a 2 -t 2 $ADDRESS >/dev/null
+  wait_until 60 connected || { echo "the kernel did not connect"; return 1; }
+  fails_with busy "bluetoothctl disconnect $ADDRESS" 30 mg --ble $ADDRESS --ble-type random echo hi
+  status=$?
+  btmgmt --index 0 del-device -t 2 $ADDRESS >/dev/null
+  bluetoothctl disconnect $ADDRESS >/dev/null
+  return $status
+}
+c_busy_recovered() {
+  wait_until 30 disconnected || { echo "still connected: $(hcitool con)"; return 1; }
+  [ "$(mg --ble $ADDRESS --ble-type random echo again)" = again ]
+}
+c_stop_bluetoothd() {
+  stop_bluetoothd
+  is_up hci0 || hciconfig hci0 up
+  wait_until 10 is_up hci0
+}
+c_user_central() {
+  hciconfig hci0 down || return 1
+  [ "$(mg --hci user:0 --ble $NAME echo over the user channel)" = "over the user channel" ] || return 1
+  upgrade_and_verify "$BLEVM_IN/image-a.bin" --hci user:0 --ble $ADDRESS --ble-type random
+}
+c_user_central_slot() { same_as_slot "$BLEVM_IN/image-a.bin" "$(stop_sim)" && hciconfig hci0 up; }
+
+c_fail_powered_off() {
+  hciconfig hci0 down
+  fails_with powered-off 'powered off' 30 mg --ble $ADDRESS --ble-type random echo hi
+  status=$?
+  hciconfig hci0 up
+  return $status
+}
+c_fail_unknown_adapter() { fails_with unknown-adapter 'no Bluetooth adapter hci7' 30 mg --ble-adapter hci7 --ble $ADDRESS --ble-type random echo hi; }
+c_fail_name_not_found() { fails_with name-not-found "no advertisement from an SMP device named 'nosuchdevice'" 40 mg --ble nosuchdevice echo hi; }
+c_fail_address_not_found() { fails_with address-not-found 'C0:5A:17:00:00:99' 40 mg --ble C0:5A:17:00:00:99 --ble-type random echo hi; }
+c_fail_permission() {
+  fails_with permission 'permission denied' 30 setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+    timeout -k 5 60 mcumgr --ble $NAME echo hi
+}
+
+# Without any adapter: before the controllers exist.
+check no-adapter c_no_adapter
+check controllers c_controllers || true
+btmon -w "$L/hci.btsnoop" >/dev/null 2>&1 &
+BTMON=$!
+
+# The kernel's L2CAP socket, with bluetoothd running.
+check bluetoothd c_bluetoothd
+check sim c_sim
+check scan c_scan
+check echo-address c_echo_address
+check mtu c_mtu
+check echo-name c_echo_name
+check image-list c_image_list
+check upgrade-sim c_upgrade_sim
+check upgrade c_upgrade
+check upgrade-slot c_upgrade_slot
+check drop-sim c_drop_sim
+check drop-upgrade c_drop_upgrade
+check drop-resumed c_drop_resumed
+check fail-busy c_busy
+check busy-recovered c_busy_recovered
+
+# The kernel's L2CAP socket without bluetoothd.
+check stop-bluetoothd c_stop_bluetoothd
+check nobluetoothd-sim c_sim
+check nobluetoothd-scan c_scan
+check nobluetoothd-echo-address c_echo_address
+check nobluetoothd-mtu c_mtu
+check nobluetoothd-echo-name c_echo_name
+check nobluetoothd-image-list c_image_list
+check nobluetoothd-upgrade-sim c_upgrade_sim
+check nobluetoothd-upgrade c_upgrade
+check nobluetoothd-upgrade-slot c_upgrade_slot
+check nobluetoothd-drop-sim c_drop_sim
+check nobluetoothd-drop-upgrade c_drop_upgrade
+check nobluetoothd-drop-resumed c_drop_resumed
+
+# Failures of the socket path, each one line, exit status 3, in bounded time.
+check fail-powered-off c_fail_powered_off
+check fail-unknown-adapter c_fail_unknown_adapter
+check fail-name-not-found c_fail_name_not_found
+check fail-address-not-found c_fail_address_not_found
+check fail-permission c_fail_permission
+
+# Our own LE host as the central, on hci0's user channel.
+check user-central-sim c_sim
+check user-central c_user_central
+check user-central-slot c_user_central_slot
+
+kill $BTMON 2>/dev/null
+echo "$failed checks failed" | tee -a "$BLEVM_OUT/summary"
+exit $failed

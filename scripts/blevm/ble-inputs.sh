@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The inputs of the BLE checks (scripts/blevm/ble-checks.sh): two MCUboot images of 220 KiB,
+# versions 2.0.0 and 3.0.0, made by imgtool (the venv's, from scripts/bootstrap.sh) in DIR.
+#
+#   scripts/blevm/ble-inputs.sh DIR
+set -euo pipefail
+dir=$1
+package_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+imgtool=${IMGTOOL:-$package_root/.venv/bin/imgtool}
+mkdir -p "$dir"
+for spec in a:2.0.0:1 b:3.0.0:2; do
+  IFS=: read -r name version seed <<<"$spec"
+  # Seeded payloads: the same images on every run.
+  python3 -c "import random, sys; r = random.Random($seed); sys.stdout.buffer.write(bytes(r.getrandbits(8) for _ in range(220 * 1024)))" >"$dir/payload-$name.bin"
+  "$imgtool" create --align 4 --version "$version" --header-size 0x200 --pad-header --slot-size 0x80000 \
+    "$dir/payload-$name.bin" "$dir/image-$name.bin" >/dev/null
+  rm "$dir/payload-$name.bin"
+done
