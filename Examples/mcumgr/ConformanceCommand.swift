@@ -1,4 +1,5 @@
 import ArgumentParser
+import Hex
 import McuMgr
 import McuMgrConformance
 import McuMgrConnection
@@ -39,8 +40,12 @@ extension MCUmgr {
         var settingsKey: String?
 
         @Option(name: .customLong("boot-timeout"), help: ArgumentHelp(
-            "Seconds a reset device may take to answer again (default 60).", valueName: "seconds"))
-        var bootTimeout: Double = 60
+            "Seconds a reset device may take to answer again (default 60; \(Self.bootTimeoutOption.range)).", valueName: "seconds"),
+            transform: { try Self.bootTimeoutOption.parse($0) })
+        var bootTimeout: Duration = .seconds(60)
+
+        /// `--boot-timeout`: more than 0 and at most an hour.
+        static let bootTimeoutOption = DurationOption.seconds(maximum: 3_600, allowsZero: false)
 
         @Option(name: .customLong("only"), help: ArgumentHelp(
             "Run only this check or family, e.g. framing or os.echo-read (repeatable).", valueName: "name"))
@@ -52,7 +57,6 @@ extension MCUmgr {
         @OptionGroup var global: GlobalOptions
 
         func validate() throws {
-            guard bootTimeout > 0, bootTimeout <= 3600 else { throw ValidationError("--boot-timeout must be more than 0 and at most 3600 seconds") }
             let names = Set(ConformanceCheck.all.map(\.id) + ConformanceFamily.allCases.map(\.rawValue))
             if let unknown = only.first(where: { !names.contains($0) }) {
                 throw ValidationError("--only \(unknown): no such check or family (see 'mcumgr conformance --list')")
@@ -70,9 +74,9 @@ extension MCUmgr {
             options.bootableImage = try image.map { path throws(InputFileError) in try InputFile.mcubootImage(path).bytes }
             options.filePath = filePath
             options.settingsKey = settingsKey
-            options.timeout = .seconds(global.effectiveTimeout)
+            options.timeout = global.effectiveTimeout
             options.retries = global.effectiveRetries
-            options.bootTimeout = .seconds(bootTimeout)
+            options.bootTimeout = bootTimeout
             options.only = only
             options.keepsEvidence = global.verbose
             let (spec, named) = try global.connection()
