@@ -52,6 +52,16 @@ public enum InputFile {
         return text
     }
 
+    /// Refuses, without opening it, what at `path` is not a file to read (see ``read(_:maximumSize:)``):
+    /// for readers that open the path themselves, such as a zip library.
+    public static func checkReadable(_ path: String, maximumSize: Int = InputFile.maximumSize) throws(InputFileError) {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw errno == ENOENT || errno == ENOTDIR ? .missing(path) : .unreadable(path)
+        }
+        try check(status, path: path, maximumSize: maximumSize)
+    }
+
     /// UTF-8's byte order mark, which Windows editors and spreadsheets put before the text.
     public static let byteOrderMark: [UInt8] = [0xef, 0xbb, 0xbf]
 

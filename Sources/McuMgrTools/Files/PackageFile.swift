@@ -13,9 +13,12 @@ import McuMgr
 /// ``ZIPLibrary``), or a `.suit` file whose resources are the files beside it.
 public enum PackageFile {
     /// Whether the file at `path` is a zip (it starts with a zip signature, or is named `*.zip`).
+    /// Only a regular file is opened to look (a named pipe with no writer would wait forever).
     public static func isZip(_ path: String) -> Bool {
         if path.lowercased().hasSuffix(".zip") { return true }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return false }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var magic = [UInt8](repeating: 0, count: 4)
@@ -37,7 +40,11 @@ public enum PackageFile {
     /// beside it that it names as `file://NAME`.
     public static func read(_ path: String, limits: FirmwarePackageLimits = FirmwarePackageLimits()) throws(PackageFileError) -> FirmwarePackage {
         if isSUITEnvelope(path) { return try envelope(path) }
-        guard FileManager.default.fileExists(atPath: path) else { throw .input(.missing(path)) }
+        do {
+            try InputFile.checkReadable(path)
+        } catch {
+            throw .input(error)
+        }
         do throws(FirmwarePackageError) {
             return try FirmwarePackage(archive: try DynamicZIPArchive(path: path), limits: limits)
         } catch {
