@@ -18,8 +18,11 @@ build: bootstrap
 demo: bootstrap
 	scripts/demo.sh
 
+# The BLE VM's suite runs after the rest, not beside it: its qemu guest (TCG) keeps both cores
+# busy for minutes, which starved the socketpair and event-loop tests' threads past their limits.
 test: bootstrap
-	swift test
+	swift test --skip BlueZVMTests
+	swift test --skip-build --filter BlueZVMTests
 
 bench: bootstrap
 	scripts/bench.sh
