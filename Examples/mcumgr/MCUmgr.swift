@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import McuMgrTools
+import SMP
 import SMPUDP
 
 /// `mcumgr`: manage a device that speaks SMP (MCUmgr) — images and firmware upgrades, files,
@@ -19,8 +20,10 @@ struct MCUmgr: AsyncParsableCommand {
             standard error then.
 
             Exit status: 0 success, 1 the device answered with an error or cannot take the image, 2 usage error, \
-            3 the device could not be reached (transport error or timeout), 4 invalid input file, key file or signature.
+            3 the device could not be reached (transport error or timeout), 4 invalid input file, key file or signature, \
+            130 interrupted.
             """,
+        version: SwiftMcuMgr.version,
         subcommands: [
             Image.self, Upgrade.self,
             Echo.self, Reset.self, DateTime.self, TaskStat.self, MPStat.self, Params.self, Info.self, Bootloader.self,
