@@ -88,7 +88,7 @@ let package = Package(
         .target(
             name: "SMP",
             dependencies: [
-                "CBOR", .product(name: "Logging", package: "swift-log"),
+                "CBOR", "Hex", .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],

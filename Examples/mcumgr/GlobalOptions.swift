@@ -1,5 +1,6 @@
 import ArgumentParser
 import Hex
+import Logging
 import McuMgrConnection
 import McuMgrTools
 import SMPBLE
@@ -84,8 +85,24 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .customLong("json"), help: "Print the result as JSON.")
     var json = false
 
-    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Log every SMP frame on standard error.")
+    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Log every SMP frame's header on standard error (--log-level debug).")
     var verbose = false
+
+    @Option(name: .customLong("log-level"), help: ArgumentHelp(
+        "What to log on standard error: trace (every frame's bytes in hex too), debug (frame headers, retries; as -v), info, warning or error (default: nothing).",
+        valueName: "level"), transform: { text in
+            guard let level = GlobalOptions.logLevels[text.lowercased()] else {
+                throw ValidationError("--log-level must be trace, debug, info, warning or error, not '\(text)'")
+            }
+            return level
+        })
+    var logLevelOption: Logger.Level?
+
+    /// The levels `--log-level` takes, by name.
+    static let logLevels: [String: Logger.Level] = ["trace": .trace, "debug": .debug, "info": .info, "warning": .warning, "error": .error]
+
+    /// The log level asked for: `--log-level`, else debug with `-v`; nil for none (nothing is logged).
+    var logLevel: Logger.Level? { logLevelOption ?? (verbose ? .debug : nil) }
 
     /// The default response timeout.
     static let defaultTimeout = Duration.seconds(5)

@@ -1,4 +1,5 @@
 import DequeModule
+import Hex
 import Logging
 
 /// One SMP session with a device, and the one owner of everything about its link: sequence
@@ -286,6 +287,15 @@ public actor SMPClient {
             return
         }
         finish(header.sequence, token: entry.token, with: .success(readForRefusal(packet, answering: entry)))
+    }
+
+    /// Logs one frame: its header at `debug`, and at `trace` its bytes in hex too.
+    func logFrame(_ direction: String, _ header: SMPHeader, _ bytes: [UInt8]) {
+        if logger.logLevel <= .trace {
+            logger.trace("\(direction) \(describe(header)): \(bytes.hexString)")
+        } else {
+            logger.debug("\(direction) \(describe(header))")
+        }
     }
 
     func describe(_ header: SMPHeader) -> String {
