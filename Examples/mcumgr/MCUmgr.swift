@@ -46,6 +46,11 @@ enum Main {
     nonisolated static func execute(_ arguments: [String]) async -> Never {
         let rewriter = ArgumentRewriter(arguments, root: MCUmgr.self)
         let helpHint = "run 'mcumgr \(rewriter.path.map { $0 + " " }.joined())--help' for usage"
+        // Before parsing succeeds (a usage error), --json is looked for among mcumgr's own arguments.
+        var json = rewriter.arguments.prefix { $0 != "--" }.contains("--json")
+        if let problem = rewriter.problem {
+            fail(CommandFailure(.usage, "\(problem); \(helpHint)"), json: json)
+        }
         var command: any ParsableCommand
         do {
             command = try MCUmgr.parseAsRoot(rewriter.arguments)
@@ -55,14 +60,11 @@ enum Main {
                 Console.exit(0)
             }
             let message = MCUmgr.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
-            fail(CommandFailure(.usage, "\(message.droppingPrefix("Error: ")); \(helpHint)"))
+            fail(CommandFailure(.usage, "\(message.droppingPrefix("Error: ")); \(helpHint)"), json: json)
         }
-        let verbose = (command as? any DeviceCommand)?.global.verbose ?? false
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = verbose ? (label == "mcumgr.sim" ? .notice : .trace) : .critical
-            return handler
-        }
+        let global = (command as? any DeviceCommand)?.global
+        json = global?.json ?? json
+        LogLevels.bootstrap(global?.logLevel ?? .critical)
         do {
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -76,7 +78,7 @@ enum Main {
                 Console.out(MCUmgr.fullMessage(for: error))
                 Console.exit(0)
             }
-            fail(commandFailure(for: error))
+            fail(commandFailure(for: error), json: json)
         }
         Console.exit(0)
     }
@@ -87,9 +89,11 @@ enum Main {
         return CommandFailure(error)
     }
 
-    /// Prints the failure in one line and exits with its status.
-    static func fail(_ failure: CommandFailure) -> Never {
+    /// Prints the failure in one line on standard error (and, with `--json`, as a JSON object on
+    /// standard output) and exits with its status.
+    static func fail(_ failure: CommandFailure, json: Bool) -> Never {
         let line = failure.message.split(whereSeparator: \.isNewline).joined(separator: " ")
+        if json { Console.out(failure.jsonDocument) }
         Console.err("mcumgr: error: \(line)")
         Console.exit(failure.status.rawValue)
     }
