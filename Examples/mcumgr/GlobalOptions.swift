@@ -150,11 +150,23 @@ struct GlobalOptions: ParsableArguments {
         }
     }
 
-    /// The response timeout in force.
-    var effectiveTimeout: Duration { timeout ?? Self.defaultTimeout }
+    /// The saved profile `-c NAME` names, if any (nil when it cannot be read: `connection()`
+    /// reports why).
+    var savedProfile: ConnectionProfile? {
+        profile.flatMap { try? ProfileStore().profile(named: $0) }
+    }
 
-    /// The retry count in force.
-    var effectiveRetries: Int { retries ?? tries.map { $0 - 1 } ?? Self.defaultRetries }
+    /// The response timeout in force: `--timeout`, else the profile's, else 5 s.
+    var effectiveTimeout: Duration { timeout ?? savedProfile?.timeout.map { .seconds($0) } ?? Self.defaultTimeout }
+
+    /// The retry count in force: `--retries` (or `--tries`), else the profile's, else 2.
+    var effectiveRetries: Int { retries ?? tries.map { $0 - 1 } ?? savedProfile?.retries ?? Self.defaultRetries }
+
+    /// The packet size in force: `--mtu`, else the profile's; nil for the transport's default.
+    var effectiveMTU: Int? { mtu ?? savedProfile?.mtu }
+
+    /// The response timeout given on the command line or in the profile, if either gives one.
+    var givenTimeout: Duration? { timeout ?? savedProfile?.timeout.map { .seconds($0) } }
 
     /// The output these options ask for.
     var output: Output { Output(json: json) }
