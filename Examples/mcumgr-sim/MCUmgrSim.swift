@@ -152,7 +152,7 @@ struct MCUmgrSim: AsyncParsableCommand {
     @Option(name: .customLong("image-size"), help: "Payload bytes of the running images.", transform: size("--image-size"))
     var imageSize = 65_536
 
-    @Option(name: .customLong("fs-capacity"), help: "Bytes of file contents the file system holds.", transform: size("--fs-capacity"))
+    @Option(name: .customLong("fs-capacity"), help: "Bytes of file contents the file system (mounted at /lfs1) holds.", transform: size("--fs-capacity"))
     var fileSystemCapacity = DeviceConfiguration().fileSystemCapacity
 
     @Option(name: .customLong("fs-files"), help: "Files the file system holds.", transform: size("--fs-files"))
