@@ -110,33 +110,45 @@ public final class UDPTransport: SMPExecutorBoundTransport {
             self?.socketClosed(channel, reason: reason)
         }
         let endpoint = "\(host):\(port)"
-        let channel: any Channel
-        do {
-            // The wildcard address as a literal: `bind(host:port:)` would look it up with
-            // getaddrinfo, on the loop (a netlink query and an nscd probe each time).
-            let local = try SocketAddress(ipAddress: remote.protocol == .inet6 ? "::" : "0.0.0.0", port: 0)
-            // No SO_REUSEADDR: on Linux, two UDP sockets that both set it can be given the same
-            // ephemeral port, and then one receives the other's answers (seen as sessions in
-            // parallel tests timing out and resending a write the device had already taken).
-            channel = try await DatagramBootstrap(group: eventLoop)
-                // One datagram per wake-up: the answer goes to the session at once, instead of
-                // after another read that finds the socket empty (more answers waiting are read
-                // on the loop's next turn).
-                .channelOption(.maxMessagesPerRead, value: 1)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(
-                            DatagramReceiver(remote: remote, endpoint: endpoint, sink: sink, closed: closed))
+        let loop = eventLoop
+        /// A socket bound to an ephemeral port, with the receiver in its pipeline.
+        func open() async throws(SMPTransportError) -> any Channel {
+            do {
+                // The wildcard address as a literal: `bind(host:port:)` would look it up with
+                // getaddrinfo, on the loop (a netlink query and an nscd probe each time).
+                let local = try SocketAddress(ipAddress: remote.protocol == .inet6 ? "::" : "0.0.0.0", port: 0)
+                // No SO_REUSEADDR: on Linux, two UDP sockets that both set it can be given the same
+                // ephemeral port, and then one receives the other's answers (seen as sessions in
+                // parallel tests timing out and resending a write the device had already taken).
+                return try await DatagramBootstrap(group: loop)
+                    // One datagram per wake-up: the answer goes to the session at once, instead of
+                    // after another read that finds the socket empty (more answers waiting are read
+                    // on the loop's next turn).
+                    .channelOption(.maxMessagesPerRead, value: 1)
+                    .channelInitializer { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHandler(
+                                DatagramReceiver(remote: remote, endpoint: endpoint, sink: sink, closed: closed))
+                        }
                     }
-                }
-                .bind(to: local)
-                .get()
-        } catch {
-            throw .io("cannot open a UDP socket: \(error)")
+                    .bind(to: local)
+                    .get()
+            } catch {
+                throw .io("cannot open a UDP socket: \(error)")
+            }
         }
-        // Connected, the kernel reports ICMP refusals to the socket; an address that cannot be
-        // connected to (a broadcast address without SO_BROADCAST) keeps the socket unconnected.
-        let connected = (try? await channel.connect(to: remote).get()) != nil
+        // Connected, the kernel reports ICMP refusals to the socket. An address that cannot be
+        // connected to (a broadcast address without SO_BROADCAST: EACCES) gets an unconnected
+        // socket instead (SwiftNIO closes a channel whose connect failed).
+        var channel = try await open()
+        var connected = true
+        do {
+            try await channel.connect(to: remote).get()
+        } catch {
+            connected = false
+            try? await channel.close()
+            channel = try await open()
+        }
         let keep = state.withLock { s -> Bool in
             guard !(s.channel?.isActive ?? false), !s.closed else { return false }
             s.channel = channel
