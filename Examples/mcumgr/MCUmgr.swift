@@ -90,10 +90,10 @@ enum Main {
     }
 
     /// Prints the failure in one line on standard error (and, with `--json`, as a JSON object on
-    /// standard output) and exits with its status.
+    /// standard output unless the command printed its own document, a report) and exits with its status.
     static func fail(_ failure: CommandFailure, json: Bool) -> Never {
         let line = failure.message.split(whereSeparator: \.isNewline).joined(separator: " ")
-        if json { Console.out(failure.jsonDocument) }
+        if json, !Output.printedDocument.load(ordering: .relaxed) { Console.out(failure.jsonDocument) }
         Console.err("mcumgr: error: \(line)")
         Console.exit(failure.status.rawValue)
     }
