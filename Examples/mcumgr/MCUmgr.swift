@@ -15,9 +15,10 @@ struct MCUmgr: AsyncParsableCommand {
             --conntype udp --connstring [HOST]:PORT. Without one, commands talk to a built-in simulated device \
             (--sim), fresh for each command, so every command can be tried at once.
 
-            Global options (connection, --json, --timeout, --retries, --mtu, -v) go before or after the subcommand.
+            Global options (connection, --json, --timeout, --retries, --mtu, -v, --log-level) go before or after the subcommand.
             --json prints one JSON document on standard output (hashes as lowercase hex); messages and progress go to \
-            standard error then.
+            standard error then, and a failure is a JSON object {"error": {"kind", "message", "device_rc", "group", \
+            "group_rc"}} there as well.
 
             Exit status: 0 success, 1 the device answered with an error or cannot take the image, 2 usage error, \
             3 the device could not be reached (transport error or timeout), 4 invalid input file, key file or signature, \

@@ -19,7 +19,9 @@ extension MCUmgr {
                 Modes: test-and-confirm (default: the image runs on test and is confirmed once it booted), \
                 confirm-only (no revert), test-only (the application must confirm itself), upload-only. \
                 Before the first chunk, each image is checked: its signature with --key, and that it fits the device \
-                (slot size, image number and dependencies, version with --no-downgrade, security counter).
+                (slot size, image number and dependencies, version with --no-downgrade, security counter). \
+                Ctrl-C stops the upgrade and says where it stood (exit 130); running the same command again resumes \
+                from where the device stands.
                 """)
 
         @OptionGroup var upgrade: UpgradeOptions
