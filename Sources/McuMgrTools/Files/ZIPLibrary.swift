@@ -81,7 +81,7 @@ public final class ZIPLibrary: @unchecked Sendable {
     }
 }
 
-/// A zip read through ``ZIPLibrary``: a package archive for ``FirmwarePackage/init(archive:limits:)``.
+/// A zip read through ``ZIPLibrary``: a package archive for `FirmwarePackage(archive:limits:)`.
 public final class DynamicZIPArchive: PackageArchive {
     private let library: ZIPLibrary
     private let handle: UnsafeMutableRawPointer
