@@ -2,12 +2,14 @@
 #   make demo   - full firmware upgrade against the built-in device simulator
 #   make test   - the whole test suite
 #   make bench  - the benchmarks (Benchmarks/, results in Benchmarks/results/)
-#   make bench-smoke - one tiny row of the upload benchmark (CI: the command works)
+#   make bench-smoke - one tiny row of the upload benchmark (CI: the command works); like make bench,
+#                 it costs a release build first (about 7 minutes on two cores the first time)
 #   make blevm  - the BLE checks in a qemu guest with a real kernel and BlueZ (docs/blevm.md);
 #                 BLEVM_RUNS=10 boots it ten times
 # All install what they need first (scripts/bootstrap.sh).
 
-.PHONY: bootstrap demo test build clean bench bench-smoke blevm
+#   make install PREFIX=DIR - release build of mcumgr and mcumgr-sim, installed with completions and man pages
+.PHONY: bootstrap demo test build clean bench bench-smoke blevm install man
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -40,6 +42,33 @@ blevm: bootstrap
 
 clean:
 	rm -rf .build
+
+# Install (docs/cli.md, "Installing"): PREFIX/bin/mcumgr and mcumgr-sim, PREFIX/lib/mcumgr/libMcuMgrZIP.so,
+# bash, zsh and fish completions, man pages. CONFIGURATION=release by default (about 7 minutes on two
+# cores the first time); SWIFT_BUILD_FLAGS=--static-swift-stdlib makes binaries that run without the
+# Swift toolchain's libraries. BUILD=0 installs what BUILD_DIR (.build/$(CONFIGURATION)) holds without
+# building (the test suite's way: it installs from the debug build it just made, with the man pages of
+# the last `make man` when there are some).
+PREFIX ?= /usr/local
+CONFIGURATION ?= release
+SWIFT_BUILD_FLAGS ?=
+BUILD ?= 1
+BUILD_DIR ?= .build/$(CONFIGURATION)
+# swift-argument-parser's generate-manual plugin writes one page per command here.
+MANUAL_DIR = .build/plugins/GenerateManual/outputs
+
+install: $(if $(filter 1,$(BUILD)),bootstrap man)
+ifeq ($(BUILD),1)
+	swift build -c $(CONFIGURATION) $(SWIFT_BUILD_FLAGS) --product mcumgr
+	swift build -c $(CONFIGURATION) $(SWIFT_BUILD_FLAGS) --product mcumgr-sim
+	swift build -c $(CONFIGURATION) $(SWIFT_BUILD_FLAGS) --product McuMgrZIP
+endif
+	scripts/install.sh "$(PREFIX)" "$(BUILD_DIR)" $(wildcard $(MANUAL_DIR))
+
+# Man pages from the programs' own help (swift-argument-parser's generate-manual plugin, offline):
+# builds every product in CONFIGURATION, then writes .build/plugins/GenerateManual/outputs/*/*.1.
+man:
+	swift package plugin generate-manual --configuration $(CONFIGURATION) --multi-page
 
 # Reliability: coverage-guided fuzzing (libFuzzer + AddressSanitizer, package Fuzz/) and the test
 # suite under AddressSanitizer and ThreadSanitizer. See README, "Reliability".

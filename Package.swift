@@ -57,11 +57,10 @@ let package = Package(
             pkgConfig: "libcbor",
             providers: [.apt(["libcbor-dev"])]
         ),
-        .systemLibrary(
-            name: "CBlueZ",
-            pkgConfig: "bluez",
-            providers: [.apt(["libbluetooth-dev"])]
-        ),
+        // BlueZ's headers only: libbluetooth itself is opened at run time (SMPBLE's LibBluetooth),
+        // so that a program using UDP or serial alone runs without libbluetooth.so.3. No pkgConfig:
+        // bluez.pc would add -lbluetooth to every link (the headers are in /usr/include).
+        .systemLibrary(name: "CBlueZ"),
 
         // Bytes as hex text and back (below CBOR and McuBoot, so every layer prints bytes alike).
         .target(name: "Hex", swiftSettings: strict),
@@ -89,7 +88,7 @@ let package = Package(
         .target(
             name: "SMP",
             dependencies: [
-                "CBOR", .product(name: "Logging", package: "swift-log"),
+                "CBOR", "Hex", .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],

@@ -15,10 +15,12 @@ struct MCUmgrSim: AsyncParsableCommand {
         abstract: "Run a simulated Zephyr/MCUboot device that answers SMP (mcumgr) over UDP, a serial line or Bluetooth LE.",
         discussion: """
             The device starts with a running, confirmed MCUboot image in slot 0 of each image and \
-            empty secondary slots. It prints "listening on HOST:PORT" once bound ("serial: PATH" \
+            empty secondary slots, and an empty file system mounted at /lfs1 (files are /lfs1/NAME, as \
+            on a Zephyr littlefs build; a path elsewhere is answered FS_MGMT_ERR_MOUNT_POINT_NOT_FOUND). It prints "listening on HOST:PORT" once bound ("serial: PATH" \
             for --serial, "advertising as ADDRESS …" for --hci), logs one line per request on \
             standard error, and stops on SIGINT or SIGTERM (exit status 0).
-            """)
+            """,
+        version: SwiftMcuMgr.version)
 
     /// Runs the command with a bare `--serial` turned into `--serial-pty` (a new pty).
     static func main() async {
@@ -150,7 +152,7 @@ struct MCUmgrSim: AsyncParsableCommand {
     @Option(name: .customLong("image-size"), help: "Payload bytes of the running images.", transform: size("--image-size"))
     var imageSize = 65_536
 
-    @Option(name: .customLong("fs-capacity"), help: "Bytes of file contents the file system holds.", transform: size("--fs-capacity"))
+    @Option(name: .customLong("fs-capacity"), help: "Bytes of file contents the file system (mounted at /lfs1) holds.", transform: size("--fs-capacity"))
     var fileSystemCapacity = DeviceConfiguration().fileSystemCapacity
 
     @Option(name: .customLong("fs-files"), help: "Files the file system holds.", transform: size("--fs-files"))

@@ -90,7 +90,7 @@ extension MCUmgr {
                 Console.err("[\(number)/\(names.count)] \(result.id): \(result.verdict)")
             }
             if global.json {
-                Console.out(try JSONOutput.encode(report))
+                Output.printDocument(try JSONOutput.encode(report))
             } else {
                 Console.out(report.text(verbose: global.verbose))
             }

@@ -21,7 +21,8 @@ extension MCUmgr.Conn {
             abstract: "Save a connection profile.",
             discussion: """
                 Give the connection as options (--udp 192.0.2.1:1337, --sim, --ble ADDRESS) or in Go mcumgr's \
-                form: mcumgr conn add NAME type=udp connstring=[192.0.2.1]:1337
+                form: mcumgr conn add NAME type=udp connstring=[192.0.2.1]:1337. --timeout, --retries and --mtu \
+                are saved with it: 'mcumgr -c NAME' uses them unless they are given again.
                 """)
 
         @Argument(help: "The profile's name.")
@@ -64,9 +65,19 @@ extension MCUmgr.Conn {
                 }
                 spec = given
             }
-            let profile = ConnectionProfile(spec)
+            // Every connection setting the command line gives is saved: the link, and the session's
+            // timeout, retries and packet size (`-c NAME` uses them unless given again).
+            var profile = ConnectionProfile(spec)
+            profile.timeout = global.timeout.map(\.seconds)
+            profile.retries = global.retries ?? global.tries.map { $0 - 1 }
+            profile.mtu = global.mtu
             try ProfileStore().update { $0.connections[name] = profile }
-            let details: [String: JSONValue] = ["name": .string(name), "type": .string(profile.type), "connstring": profile.connstring.map { .string($0) } ?? .null]
+            var details: [String: JSONValue] = [
+                "name": .string(name), "type": .string(profile.type), "connstring": profile.connstring.map { .string($0) } ?? .null,
+            ]
+            if let timeout = profile.timeout { details["timeout"] = .number(timeout) }
+            if let retries = profile.retries { details["retries"] = .integer(Int64(retries)) }
+            if let mtu = profile.mtu { details["mtu"] = .integer(Int64(mtu)) }
             try global.output.emit(Done(action: "conn-add", details: details)) {
                 "saved connection '\(name)': \(profile.summary)"
             }

@@ -1,4 +1,5 @@
 import Logging
+import McuMgr
 import McuMgrConnection
 import McuMgrTools
 import SMP
@@ -38,7 +39,7 @@ extension GlobalOptions {
     /// The packet size, session timing and logger the options ask for.
     var connectionOptions: ConnectionOptions {
         ConnectionOptions(
-            maximumPacketSize: mtu,
+            maximumPacketSize: effectiveMTU,
             clientConfiguration: SMPClient.Configuration(timeout: effectiveTimeout, retries: effectiveRetries),
             logger: Logger(label: "smp"))
     }
@@ -51,6 +52,23 @@ extension GlobalOptions {
                 ? "mcumgr: talking to the built-in simulated device (--sim)"
                 : "mcumgr: no connection named: talking to the built-in simulated device (--sim); use --udp HOST[:PORT] or -c NAME for a real one")
         }
-        return try await ConnectionFactory.mcumgr.withClient(spec, options: connectionOptions, body)
+        let options = connectionOptions
+        do {
+            return try await ConnectionFactory.mcumgr.withClient(spec, options: options, body)
+        } catch SMPError.timeout(let group, let command, let attempts) {
+            // Say how long each attempt waited: the settings may come from a profile.
+            let error = SMPError.timeout(group: group, command: command, attempts: attempts)
+            let waited = options.clientConfiguration.timeout
+            throw CommandFailure(.transport, "\(CommandFailure(error).message); each attempt waited \(Self.secondsText(waited))")
+        }
+    }
+
+    /// `1 s`, `0.25 s`: a duration as the options take it.
+    static func secondsText(_ duration: Duration) -> String {
+        let seconds = duration.seconds
+        if seconds == seconds.rounded() { return "\(Int(seconds)) s" }
+        var text = TextFormat.fixed(seconds, 3)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text + " s"
     }
 }

@@ -10,6 +10,22 @@ import McuMgrTools
 extension MCUmgr {
     /// `mcumgr fs upload|download|status|hash|hashes|close`.
     struct FS: ParsableCommand {
+        /// Runs `body`; a device that has no file system mounted where `path` begins fails naming
+        /// the path (the device's error names nothing).
+        static func naming<T>(_ path: String, _ body: () async throws -> T) async throws -> T {
+            do {
+                return try await body()
+            } catch {
+                let failure = CommandFailure(error)
+                guard let deviceError = failure.deviceError, deviceError == .fs(.mountPointNotFound) else { throw failure }
+                throw CommandFailure(
+                    .device,
+                    "no file system is mounted where '\(path)' begins (the device answered \(deviceError)); "
+                        + "device paths start with a mount point, e.g. /lfs1, mcumgr-sim's",
+                    deviceError: deviceError)
+            }
+        }
+
         static let configuration = CommandConfiguration(
             commandName: "fs", abstract: "Transfer files to and from the device's file system.",
             subcommands: [Upload.self, Download.self, Status.self, Hash.self, Hashes.self, Close.self])
@@ -34,8 +50,10 @@ extension MCUmgr.FS {
         func run() async throws {
             let bytes = try InputFile.readNonEmpty(local)
             let start = ContinuousClock.now
-            try await global.withClient { client in
-                try await global.upload(bytes, to: FileUploadTarget(client: client, name: remote), options: chunking)
+            try await MCUmgr.FS.naming(remote) {
+                try await global.withClient { client in
+                    try await global.upload(bytes, to: FileUploadTarget(client: client, name: remote), options: chunking)
+                }
             }
             let transfer = Transfer(action: "fs-upload", local: local, remote: remote, bytes: bytes.count, since: start)
             try global.output.emit(transfer) {
@@ -68,7 +86,7 @@ extension MCUmgr.FS {
         func run() async throws {
             let start = ContinuousClock.now
             // Ctrl-C or SIGTERM cancels the download, which then removes its partial file.
-            let length = try await Interrupts.cancelling("the download") { try await download() }
+            let length = try await MCUmgr.FS.naming(remote) { try await Interrupts.cancelling("the download") { try await download() } }
             if local == "-" { return }
             let transfer = Transfer(action: "fs-download", local: local, remote: remote, bytes: length, since: start)
             try global.output.emit(transfer) {
@@ -113,7 +131,7 @@ extension MCUmgr.FS {
         private struct Answer: Encodable { let name: String, size: Int }
 
         func run() async throws {
-            let size = try await global.withClient { try await FileSystemManager(client: $0).status(name: remote) }
+            let size = try await MCUmgr.FS.naming(remote) { try await global.withClient { try await FileSystemManager(client: $0).status(name: remote) } }
             try global.output.emit(Answer(name: remote, size: size)) { "\(remote): \(size) bytes" }
         }
     }
@@ -133,7 +151,7 @@ extension MCUmgr.FS {
         private struct Answer: Encodable { let name: String, type: String, offset: Int, length: Int?, output: String }
 
         func run() async throws {
-            let result = try await global.withClient { try await FileSystemManager(client: $0).hash(name: remote, type: type) }
+            let result = try await MCUmgr.FS.naming(remote) { try await global.withClient { try await FileSystemManager(client: $0).hash(name: remote, type: type) } }
             let hex = result.output.description
             try global.output.emit(Answer(name: remote, type: result.type, offset: result.offset, length: result.length, output: hex)) {
                 "\(result.type) \(remote)\(result.length.map { " (\($0) bytes)" } ?? ""): \(hex)"

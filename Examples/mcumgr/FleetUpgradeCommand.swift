@@ -84,7 +84,9 @@ extension MCUmgr {
             let output = fleet.output
             if dryRun {
                 let dryRun = try Self.make { () throws(FleetConfigurationError) in
-                    try FleetDryRun(devices: devices, images: images, upgrade: upgrade, concurrency: fleet.fleetConcurrency, connector: fleet.connector)
+                    try FleetDryRun(
+                        devices: devices, images: images, upgrade: upgrade, concurrency: fleet.fleetConcurrency, connector: fleet.connector,
+                        retries: retries, retryBackOff: retryDelay)
                 }
                 let report = await dryRun.run()
                 try write(report)

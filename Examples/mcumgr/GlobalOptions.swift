@@ -1,5 +1,6 @@
 import ArgumentParser
 import Hex
+import Logging
 import McuMgrConnection
 import McuMgrTools
 import SMPBLE
@@ -84,8 +85,24 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .customLong("json"), help: "Print the result as JSON.")
     var json = false
 
-    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Log every SMP frame on standard error.")
+    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Log every SMP frame's header on standard error (--log-level debug).")
     var verbose = false
+
+    @Option(name: .customLong("log-level"), help: ArgumentHelp(
+        "What to log on standard error: trace (every frame's bytes in hex too), debug (frame headers, retries; as -v), info, warning or error (default: nothing).",
+        valueName: "level"), transform: { text in
+            guard let level = GlobalOptions.logLevels[text.lowercased()] else {
+                throw ValidationError("--log-level must be trace, debug, info, warning or error, not '\(text)'")
+            }
+            return level
+        })
+    var logLevelOption: Logger.Level?
+
+    /// The levels `--log-level` takes, by name.
+    static let logLevels: [String: Logger.Level] = ["trace": .trace, "debug": .debug, "info": .info, "warning": .warning, "error": .error]
+
+    /// The log level asked for: `--log-level`, else debug with `-v`; nil for none (nothing is logged).
+    var logLevel: Logger.Level? { logLevelOption ?? (verbose ? .debug : nil) }
 
     /// The default response timeout.
     static let defaultTimeout = Duration.seconds(5)
@@ -133,11 +150,23 @@ struct GlobalOptions: ParsableArguments {
         }
     }
 
-    /// The response timeout in force.
-    var effectiveTimeout: Duration { timeout ?? Self.defaultTimeout }
+    /// The saved profile `-c NAME` names, if any (nil when it cannot be read: `connection()`
+    /// reports why).
+    var savedProfile: ConnectionProfile? {
+        profile.flatMap { try? ProfileStore().profile(named: $0) }
+    }
 
-    /// The retry count in force.
-    var effectiveRetries: Int { retries ?? tries.map { $0 - 1 } ?? Self.defaultRetries }
+    /// The response timeout in force: `--timeout`, else the profile's, else 5 s.
+    var effectiveTimeout: Duration { timeout ?? savedProfile?.timeout.map { .seconds($0) } ?? Self.defaultTimeout }
+
+    /// The retry count in force: `--retries` (or `--tries`), else the profile's, else 2.
+    var effectiveRetries: Int { retries ?? tries.map { $0 - 1 } ?? savedProfile?.retries ?? Self.defaultRetries }
+
+    /// The packet size in force: `--mtu`, else the profile's; nil for the transport's default.
+    var effectiveMTU: Int? { mtu ?? savedProfile?.mtu }
+
+    /// The response timeout given on the command line or in the profile, if either gives one.
+    var givenTimeout: Duration? { timeout ?? savedProfile?.timeout.map { .seconds($0) } }
 
     /// The output these options ask for.
     var output: Output { Output(json: json) }

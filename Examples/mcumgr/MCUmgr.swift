@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import McuMgrTools
+import SMP
 import SMPUDP
 
 /// `mcumgr`: manage a device that speaks SMP (MCUmgr) — images and firmware upgrades, files,
@@ -14,13 +15,16 @@ struct MCUmgr: AsyncParsableCommand {
             --conntype udp --connstring [HOST]:PORT. Without one, commands talk to a built-in simulated device \
             (--sim), fresh for each command, so every command can be tried at once.
 
-            Global options (connection, --json, --timeout, --retries, --mtu, -v) go before or after the subcommand.
+            Global options (connection, --json, --timeout, --retries, --mtu, -v, --log-level) go before or after the subcommand.
             --json prints one JSON document on standard output (hashes as lowercase hex); messages and progress go to \
-            standard error then.
+            standard error then, and a failure is a JSON object {"error": {"kind", "message", "device_rc", "group", \
+            "group_rc"}} there as well.
 
             Exit status: 0 success, 1 the device answered with an error or cannot take the image, 2 usage error, \
-            3 the device could not be reached (transport error or timeout), 4 invalid input file, key file or signature.
+            3 the device could not be reached (transport error or timeout), 4 invalid input file, key file or signature, \
+            130 interrupted.
             """,
+        version: SwiftMcuMgr.version,
         subcommands: [
             Image.self, Upgrade.self,
             Echo.self, Reset.self, DateTime.self, TaskStat.self, MPStat.self, Params.self, Info.self, Bootloader.self,
@@ -43,6 +47,11 @@ enum Main {
     nonisolated static func execute(_ arguments: [String]) async -> Never {
         let rewriter = ArgumentRewriter(arguments, root: MCUmgr.self)
         let helpHint = "run 'mcumgr \(rewriter.path.map { $0 + " " }.joined())--help' for usage"
+        // Before parsing succeeds (a usage error), --json is looked for among mcumgr's own arguments.
+        var json = rewriter.arguments.prefix { $0 != "--" }.contains("--json")
+        if let problem = rewriter.problem {
+            fail(CommandFailure(.usage, "\(problem); \(helpHint)"), json: json)
+        }
         var command: any ParsableCommand
         do {
             command = try MCUmgr.parseAsRoot(rewriter.arguments)
@@ -52,14 +61,11 @@ enum Main {
                 Console.exit(0)
             }
             let message = MCUmgr.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
-            fail(CommandFailure(.usage, "\(message.droppingPrefix("Error: ")); \(helpHint)"))
+            fail(CommandFailure(.usage, "\(message.droppingPrefix("Error: ")); \(helpHint)"), json: json)
         }
-        let verbose = (command as? any DeviceCommand)?.global.verbose ?? false
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = verbose ? (label == "mcumgr.sim" ? .notice : .trace) : .critical
-            return handler
-        }
+        let global = (command as? any DeviceCommand)?.global
+        json = global?.json ?? json
+        LogLevels.bootstrap(global?.logLevel ?? .critical)
         do {
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -73,7 +79,7 @@ enum Main {
                 Console.out(MCUmgr.fullMessage(for: error))
                 Console.exit(0)
             }
-            fail(commandFailure(for: error))
+            fail(commandFailure(for: error), json: json)
         }
         Console.exit(0)
     }
@@ -84,9 +90,11 @@ enum Main {
         return CommandFailure(error)
     }
 
-    /// Prints the failure in one line and exits with its status.
-    static func fail(_ failure: CommandFailure) -> Never {
+    /// Prints the failure in one line on standard error (and, with `--json`, as a JSON object on
+    /// standard output unless the command printed its own document, a report) and exits with its status.
+    static func fail(_ failure: CommandFailure, json: Bool) -> Never {
         let line = failure.message.split(whereSeparator: \.isNewline).joined(separator: " ")
+        if json, !Output.printedDocument.load(ordering: .relaxed) { Console.out(failure.jsonDocument) }
         Console.err("mcumgr: error: \(line)")
         Console.exit(failure.status.rawValue)
     }

@@ -1,5 +1,6 @@
 import McuMgrConnection
 import McuMgrTools
+import Synchronization
 
 /// Where a command's result goes: a human-readable text on standard output, or, with `--json`,
 /// one JSON document (keys sorted, hashes as lowercase hex) on standard output.
@@ -10,7 +11,7 @@ struct Output: Sendable {
     /// Prints `value` as JSON with `--json`, else the text `human()` makes (nothing when it is empty).
     func emit(_ value: some Encodable, human: () -> String) throws {
         if json {
-            Console.out(try JSONOutput.encode(value))
+            Output.printDocument(try JSONOutput.encode(value))
         } else {
             let text = human()
             if !text.isEmpty { Console.out(text) }
@@ -25,6 +26,16 @@ struct Output: Sendable {
 
     /// The file descriptor progress displays write to.
     var progressDescriptor: Int32 { json ? Console.standardError : Console.standardOutput }
+
+    /// Whether a JSON document went to standard output: a failure after it (a conformance or
+    /// fleet report with a non-zero status) prints no second document.
+    static let printedDocument = Atomic(false)
+
+    /// Prints `document` on standard output and notes that it did.
+    static func printDocument(_ document: String) {
+        printedDocument.store(true, ordering: .relaxed)
+        Console.out(document)
+    }
 }
 
 /// The JSON answer of a command that returns no data: `{"ok": true}` and what was done.

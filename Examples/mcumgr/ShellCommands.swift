@@ -17,13 +17,14 @@ extension MCUmgr.Shell {
             commandName: "exec", abstract: "Run a shell command line on the device and print its output.",
             discussion: """
                 Everything after the first word of the command is passed on as it is, options included, so put \
-                mcumgr's own options before it: mcumgr shell exec --json kernel version. The exit status is 0 when \
-                the device ran the command, whatever the command returned: its return value ('ret', negative errno \
-                on Zephyr) is printed on standard error when it is not 0, and is in the JSON output. With --check, \
-                a non-zero return value exits with status 1 instead.
+                mcumgr's own options before it: mcumgr shell exec --json kernel version. mcumgr exits with the \
+                command's status, as ssh does: 0 when its return value ('ret') is 0, else the value's magnitude \
+                (Zephyr returns negative errno values: 'command not found' is -8, ENOEXEC, exit status 8), at most \
+                255. The return value is also printed on standard error when it is not 0, and is in the JSON output. \
+                With --check, a non-zero return value exits with status 1 instead (a fixed status for scripts).
                 """)
 
-        @Flag(name: .customLong("check"), help: "Exit with status 1 when the command's return value is not 0.")
+        @Flag(name: .customLong("check"), help: "Exit with status 1 when the command's return value is not 0 (instead of the value's magnitude).")
         var check = false
 
         @OptionGroup var global: GlobalOptions
@@ -45,8 +46,16 @@ extension MCUmgr.Shell {
             }
             if result.returnCode != 0 {
                 if check { throw CommandFailure(.device, "the command returned \(result.returnCode)") }
-                Console.err("mcumgr: the command returned \(result.returnCode)")
+                let status = Self.exitStatus(returning: result.returnCode)
+                Console.err("mcumgr: the command returned \(result.returnCode) (exit status \(status))")
+                throw ExitCode(status)
             }
+        }
+
+        /// The exit status for a command's return value: 0 for 0, else its magnitude, at most 255
+        /// (never 0 for a failure: 256 would wrap to success).
+        static func exitStatus(returning value: Int) -> Int32 {
+            value == 0 ? 0 : Int32(min(value.magnitude, 255))
         }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Hex
 import McuMgr
 import McuMgrTools
+import Synchronization
 
 extension MCUmgr {
     /// `mcumgr upgrade FILE… [--image-index N …] [--mode …] …`: the whole firmware upgrade flow.
@@ -18,7 +19,9 @@ extension MCUmgr {
                 Modes: test-and-confirm (default: the image runs on test and is confirmed once it booted), \
                 confirm-only (no revert), test-only (the application must confirm itself), upload-only. \
                 Before the first chunk, each image is checked: its signature with --key, and that it fits the device \
-                (slot size, image number and dependencies, version with --no-downgrade, security counter).
+                (slot size, image number and dependencies, version with --no-downgrade, security counter). \
+                Ctrl-C stops the upgrade and says where it stood (exit 130); running the same command again resumes \
+                from where the device stands.
                 """)
 
         @OptionGroup var upgrade: UpgradeOptions
@@ -71,13 +74,19 @@ extension MCUmgr {
                 case .images(let images, _): running = try manager.start(images: images, configuration: configuration)
                 case .package(_, let package): running = try manager.start(package: package, configuration: configuration)
                 }
+                // Ctrl-C or SIGTERM cancels the upgrade, which then says where it stands.
+                let standing = Mutex(UpgradeStanding())
+                let interrupts = Interrupts(cancelling: "the upgrade") { running.cancel() }
+                defer { interrupts.stop() }
                 var displays: [Int: ProgressDisplay] = [:]
                 for await event in running.events {
                     switch event {
                     case .stateChanged(let state):
+                        standing.withLock { $0.state = state }
                         for display in displays.values { display.finish() }
-                        if state != .none { output.note("upgrade: \(state)") }
+                        if state != .none { output.note("upgrade: \(state.stepName)") }
                     case .uploadProgress(let image, let progress):
+                        standing.withLock { $0.progress[image] = progress }
                         let display = displays[image] ?? ProgressDisplay(label: "image \(image)", fd: output.progressDescriptor)
                         displays[image] = display
                         display.update(progress)
@@ -85,7 +94,12 @@ extension MCUmgr {
                         for display in displays.values { display.finish() }
                     }
                 }
-                return try await running.result()
+                do {
+                    return try await running.result()
+                } catch let error as FirmwareUpgradeError {
+                    guard case .cancelled = error.reason else { throw error }
+                    throw CommandFailure(.interrupted, standing.withLock { $0.interruptedMessage })
+                }
             }
             let seconds = report.uploadDuration.seconds
             let answer = Answer(
@@ -95,5 +109,35 @@ extension MCUmgr {
                 images: report.slots)
             try output.emit(answer) { "Done: \(report)\n" + ImageTable(report.slots).text }
         }
+    }
+}
+
+/// Where an upgrade stood when it was interrupted: its step and each image's upload.
+struct UpgradeStanding: Sendable {
+    /// The step the upgrade was in.
+    var state = FirmwareUpgradeState.none
+    /// The last progress of each image's upload, by image number.
+    var progress: [Int: UploadProgress] = [:]
+
+    /// What `mcumgr upgrade` prints when Ctrl-C stops it: the step, how far each upload came, and
+    /// that running the same command again resumes (the device keeps what it received, and the
+    /// planner starts from the device's slot table).
+    var interruptedMessage: String {
+        let uploads = progress.keys.sorted().compactMap { image -> String? in
+            guard let p = progress[image] else { return nil }
+            let percent = Int((min(1, p.fraction) * 100).rounded(.down))
+            return "image \(image) \(percent)% uploaded (\(p.bytesSent) of \(p.totalBytes) bytes on the device)"
+        }
+        let where_ = uploads.isEmpty ? "" : ", " + uploads.joined(separator: ", ")
+        let resume: String
+        switch state {
+        case .none, .requestMcuMgrParameters, .bootloaderInfo, .validate:
+            resume = "nothing was changed on the device; run the same command again to upgrade"
+        case .upload:
+            resume = "run the same command again to resume the upload from where the device stands"
+        default:
+            resume = "run the same command again to resume: it reads the device's slots and finishes the upgrade from there"
+        }
+        return "upgrade interrupted while \(state.stepName)\(where_); \(resume)"
     }
 }

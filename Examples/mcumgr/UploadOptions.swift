@@ -21,8 +21,8 @@ struct UploadOptions: ParsableArguments {
 }
 
 extension GlobalOptions {
-    /// How long the upload engine waits for each chunk's answer: --timeout, else 2 s.
-    var chunkTimeout: Duration { timeout ?? .seconds(2) }
+    /// How long the upload engine waits for each chunk's answer: --timeout (or the profile's), else 2 s.
+    var chunkTimeout: Duration { givenTimeout ?? .seconds(2) }
 
     /// Uploads `bytes` through `target` with the packet size and pipeline depth the device's
     /// parameters give (unless `options` name them), showing progress.
@@ -31,7 +31,7 @@ extension GlobalOptions {
         // them (`mcumgr params`) when `--pipeline-depth` is not given either.
         let configuration = UploadConfiguration(
             pipelineDepth: options.pipelineDepth, byteAlignment: options.alignment, chunkTimeout: chunkTimeout,
-            readsDeviceBuffers: mtu == nil)
+            readsDeviceBuffers: effectiveMTU == nil)
         let display = ProgressDisplay(label: "upload", fd: output.progressDescriptor)
         defer { display.finish() }
         _ = try await UploadEngine(target: target, configuration: configuration).upload(bytes) { display.update($0) }

@@ -5,7 +5,7 @@ import McuMgrZIP
 public struct ZIPPackageArchive: PackageArchive {
     private let reader: ZIPEntryReader
 
-    /// Opens the zip at `path`; a file that is not a zip throws ``FirmwarePackageError/archive(_:)``.
+    /// Opens the zip at `path`; a file that is not a zip throws `FirmwarePackageError.archive(_:)`.
     public init(path: String) throws(FirmwarePackageError) {
         do {
             reader = try ZIPEntryReader(path: path)

@@ -15,7 +15,7 @@ import Synchronization
 ///   (`SOCK_SEQPACKET`, `SOCK_DGRAM`) each read is one whole datagram, never joined or split.
 /// - Writes: ``write(_:)`` writes at once when nothing is queued and the descriptor takes it all;
 ///   otherwise the bytes wait, in call order, and the thread writes them (partial writes continue
-///   where they stopped) under the one write policy of ``WriteAttempt``. On a datagram socket each
+///   where they stopped) under the one write policy of `WriteAttempt`. On a datagram socket each
 ///   write is one `send`. A failed write ends a byte stream (it is out of step); on a datagram
 ///   socket only that datagram fails.
 /// - Ending: the owner's ``close()``, the peer's close (end of file) or a failed call ends the I/O
@@ -65,6 +65,8 @@ public final class PolledDescriptor: Sendable {
     /// `beforeClose` ran on it. When this throws the descriptor is still the caller's.
     ///
     /// - Parameters:
+    ///   - descriptor: the open descriptor, now this object's (closed when it is done).
+    ///   - kind: a byte stream or a datagram (SEQPACKET) socket.
     ///   - readSize: the most bytes one read takes; on a datagram socket a longer datagram arrives
     ///     cut to this size (ask for one byte more than the largest you accept, to spot them).
     ///   - readAhead: how many reads wait for the reader before the thread stops reading.
@@ -72,6 +74,8 @@ public final class PolledDescriptor: Sendable {
     ///     (``DescriptorWriteError/cancelled``); otherwise it completes or fails regardless.
     ///   - connecting: a non-blocking `connect` is in progress: nothing is read or written until it
     ///     completes (see ``waitUntilConnected()``).
+    ///   - threadName: the name of the descriptor's thread (seen in `ps -L` and debuggers).
+    ///   - beforeClose: called with the descriptor just before it is closed.
     public convenience init(
         adopting descriptor: Int32, kind: Kind, readSize: Int, readAhead: Int, writesStopOnCancellation: Bool = false,
         connecting: Bool = false, threadName: String, beforeClose: (@Sendable (Int32) -> Void)? = nil

@@ -67,7 +67,7 @@ enum WriteAttempt: Equatable {
 }
 
 /// Writes all of some bytes to a descriptor on the calling thread, under the package's one write
-/// policy (see ``WriteAttempt``): interrupted calls are made again, partial writes continue, a full
+/// policy (see `WriteAttempt`): interrupted calls are made again, partial writes continue, a full
 /// non-blocking descriptor is waited for with `poll`. For standard output and error, files and
 /// pipes; a connection's descriptor belongs on a ``PolledDescriptor``.
 public enum BlockingWrite {

@@ -10,7 +10,7 @@ import Synchronization
 /// service, characteristic and CCCD, and enables notifications. A packet longer than
 /// ATT_MTU − 3 is split into consecutive Write Commands (the device reassembles by the SMP header's
 /// length); one packet's writes are never interleaved with another's. Notifications are joined
-/// into whole packets by ``SMPPacketAssembler``. After a disconnect, `connect()` makes a new bearer,
+/// into whole packets by `SMPPacketAssembler`. After a disconnect, `connect()` makes a new bearer,
 /// which may bring another MTU; ``linkUnit`` and ``maximumPacketSize`` follow it.
 public final class BLETransport: SMPTransport {
     /// The SMP service.

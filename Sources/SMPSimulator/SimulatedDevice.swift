@@ -5,7 +5,7 @@ import SMP
 /// group of the protocol reference, flash slots with MCUboot's swap semantics, settings, files,
 /// statistics and a log, behind a link model with buffers, latency, bandwidth and injected faults.
 ///
-/// Feed it from any transport with ``receive(_:from:reply:)``, or serve a ``LoopbackDevice``
+/// Feed it from any transport with ``receive(_:from:reply:)``, or serve a `LoopbackDevice`
 /// (``serve(_:disconnectsOnReset:)``) or UDP (``SimulatorUDPServer``).
 public actor SimulatedDevice {
     /// How the device is built.
@@ -45,9 +45,14 @@ public actor SimulatedDevice {
     /// The most request records kept.
     static let recordLimit = 100_000
 
-    /// Makes a device with empty flash (install images with ``install(_:image:slot:)``).
+    /// Makes a device with empty flash (install images with ``install(_:image:slot:mark:)``).
     ///
-    /// - Parameter logger: receives one `debug` line per request and `notice` lines for resets and faults.
+    /// - Parameters:
+    ///   - configuration: the device: images, slots, buffers, groups, limits.
+    ///   - link: the link model: latency, bandwidth, buffer count, flash time.
+    ///   - faults: the faults to inject (loss, duplicates, resets, busy answers…).
+    ///   - clock: the device's time source.
+    ///   - logger: receives one `debug` line per request and `notice` lines for resets and faults.
     public init(
         configuration: DeviceConfiguration = DeviceConfiguration(), link: LinkConfiguration = LinkConfiguration(),
         faults: FaultConfiguration = FaultConfiguration(), clock: SMPClock = .continuous, logger: Logger = Logger(label: "smp-simulator")

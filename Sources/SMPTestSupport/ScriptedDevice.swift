@@ -1,7 +1,7 @@
 import CBOR
 import SMP
 
-/// A device on the device end of a ``LoopbackTransport`` that answers as a test scripts it: it
+/// A device on the device end of a `LoopbackTransport` that answers as a test scripts it: it
 /// records every request (in order, resends included) and answers through a handler called for
 /// each one, or by hand with ``respond(to:with:writer:)``. For behaviour the simulator does not
 /// have: the quirks of fielded devices, hostile answers, exact timing of answers.

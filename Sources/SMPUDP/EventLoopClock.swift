@@ -93,7 +93,7 @@ extension SMPClock {
         SMPClock(EventLoopClock(eventLoop: eventLoop, spin: spin))
     }
 
-    /// ``eventLoop(_:)`` on a loop of SwiftNIO's singleton group, the one UDP transports use by
+    /// `SMPClock.eventLoop(_:)` on a loop of SwiftNIO's singleton group, the one UDP transports use by
     /// default (the only one after `UDPTransport.runConcurrencyOnOneEventLoopThread()`).
     public static func singletonEventLoop(spin: Duration = .zero) -> SMPClock {
         .eventLoop(MultiThreadedEventLoopGroup.singleton.next(), spin: spin)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOCore
 import NIOPosix
 import SMP
@@ -13,10 +16,15 @@ import Synchronization
 /// on that loop (``runConcurrencyOnOneEventLoopThread()``), the transport offers it as its
 /// ``boundExecutor``: the session then handles each datagram inside the read that received it.
 ///
+/// The socket is connected to the device's address, so that the kernel passes on ICMP errors: a
+/// datagram refused at once (nothing listens on the port, no route to the host) is reported as
+/// `SMPTransportEvent.unreachable(reason:)` instead of waiting out every timeout (where the
+/// address cannot be connected to, e.g. a broadcast address, the socket stays unconnected).
+///
 /// UDP has no link to lose, but the socket can be: SwiftNIO closes it on a send error it cannot
 /// pass over (no route to the device's network — its USB or Wi-Fi interface went away while it
 /// rebooted — or a send the host refuses). The transport then reports
-/// ``SMP/SMPTransportEvent/disconnected(reason:)`` and `connect()` opens a new socket.
+/// `SMPTransportEvent.disconnected(reason:)` and `connect()` opens a new socket.
 public final class UDPTransport: SMPExecutorBoundTransport {
     /// Zephyr's default SMP UDP port.
     public static let defaultPort = 1337
@@ -43,6 +51,7 @@ public final class UDPTransport: SMPExecutorBoundTransport {
     private struct State {
         var channel: (any Channel)?
         var remote: SocketAddress?
+        var connected = false
         var closed = false
     }
 
@@ -100,33 +109,51 @@ public final class UDPTransport: SMPExecutorBoundTransport {
         let closed: @Sendable (any Channel, String) -> Void = { [weak self] channel, reason in
             self?.socketClosed(channel, reason: reason)
         }
-        let channel: any Channel
-        do {
-            // The wildcard address as a literal: `bind(host:port:)` would look it up with
-            // getaddrinfo, on the loop (a netlink query and an nscd probe each time).
-            let local = try SocketAddress(ipAddress: remote.protocol == .inet6 ? "::" : "0.0.0.0", port: 0)
-            // No SO_REUSEADDR: on Linux, two UDP sockets that both set it can be given the same
-            // ephemeral port, and then one receives the other's answers (seen as sessions in
-            // parallel tests timing out and resending a write the device had already taken).
-            channel = try await DatagramBootstrap(group: eventLoop)
-                // One datagram per wake-up: the answer goes to the session at once, instead of
-                // after another read that finds the socket empty (more answers waiting are read
-                // on the loop's next turn).
-                .channelOption(.maxMessagesPerRead, value: 1)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(DatagramReceiver(remote: remote, sink: sink, closed: closed))
+        let endpoint = "\(host):\(port)"
+        let loop = eventLoop
+        /// A socket bound to an ephemeral port, with the receiver in its pipeline.
+        func open() async throws(SMPTransportError) -> any Channel {
+            do {
+                // The wildcard address as a literal: `bind(host:port:)` would look it up with
+                // getaddrinfo, on the loop (a netlink query and an nscd probe each time).
+                let local = try SocketAddress(ipAddress: remote.protocol == .inet6 ? "::" : "0.0.0.0", port: 0)
+                // No SO_REUSEADDR: on Linux, two UDP sockets that both set it can be given the same
+                // ephemeral port, and then one receives the other's answers (seen as sessions in
+                // parallel tests timing out and resending a write the device had already taken).
+                return try await DatagramBootstrap(group: loop)
+                    // One datagram per wake-up: the answer goes to the session at once, instead of
+                    // after another read that finds the socket empty (more answers waiting are read
+                    // on the loop's next turn).
+                    .channelOption(.maxMessagesPerRead, value: 1)
+                    .channelInitializer { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHandler(
+                                DatagramReceiver(remote: remote, endpoint: endpoint, sink: sink, closed: closed))
+                        }
                     }
-                }
-                .bind(to: local)
-                .get()
+                    .bind(to: local)
+                    .get()
+            } catch {
+                throw .io("cannot open a UDP socket: \(error)")
+            }
+        }
+        // Connected, the kernel reports ICMP refusals to the socket. An address that cannot be
+        // connected to (a broadcast address without SO_BROADCAST: EACCES) gets an unconnected
+        // socket instead (SwiftNIO closes a channel whose connect failed).
+        var channel = try await open()
+        var connected = true
+        do {
+            try await channel.connect(to: remote).get()
         } catch {
-            throw .io("cannot open a UDP socket: \(error)")
+            connected = false
+            try? await channel.close()
+            channel = try await open()
         }
         let keep = state.withLock { s -> Bool in
             guard !(s.channel?.isActive ?? false), !s.closed else { return false }
             s.channel = channel
             s.remote = remote
+            s.connected = connected
             return true
         }
         if !keep {
@@ -177,11 +204,16 @@ public final class UDPTransport: SMPExecutorBoundTransport {
         guard packet.count <= maximumPacketSize else {
             throw .packetTooLarge(size: packet.count, limit: maximumPacketSize)
         }
-        let (channel, remote, closed) = state.withLock { ($0.channel, $0.remote, $0.closed) }
+        let (channel, remote, connected, closed) = state.withLock { ($0.channel, $0.remote, $0.connected, $0.closed) }
         if closed { throw .closed }
         guard let channel, let remote else { throw .notConnected }
         let written = channel.eventLoop.makePromise(of: Void.self)
-        channel.writeAndFlush(AddressedEnvelope(remoteAddress: remote, data: channel.allocator.buffer(bytes: packet)), promise: written)
+        let buffer = channel.allocator.buffer(bytes: packet)
+        if connected {
+            channel.writeAndFlush(buffer, promise: written)
+        } else {
+            channel.writeAndFlush(AddressedEnvelope(remoteAddress: remote, data: buffer), promise: written)
+        }
         return (written.futureResult, remote)
     }
 
@@ -221,17 +253,24 @@ public final class UDPTransport: SMPExecutorBoundTransport {
     }
 }
 
-/// Passes datagrams from the device's address on as transport events, and says when the socket
-/// closes.
-private final class DatagramReceiver: ChannelInboundHandler {
+/// Passes datagrams from the device's address on as transport events, reports the network's
+/// refusals (ICMP errors on the connected socket), and says when the socket closes.
+private final class DatagramReceiver: ChannelDuplexHandler {
     typealias InboundIn = AddressedEnvelope<ByteBuffer>
+    typealias OutboundIn = Any
 
     let remote: SocketAddress
+    /// The device's address as the user gave it, for messages.
+    let endpoint: String
     let sink: SMPTransportEvents.Continuation
     let closed: @Sendable (any Channel, String) -> Void
 
-    init(remote: SocketAddress, sink: SMPTransportEvents.Continuation, closed: @escaping @Sendable (any Channel, String) -> Void) {
+    init(
+        remote: SocketAddress, endpoint: String, sink: SMPTransportEvents.Continuation,
+        closed: @escaping @Sendable (any Channel, String) -> Void
+    ) {
         self.remote = remote
+        self.endpoint = endpoint
         self.sink = sink
         self.closed = closed
     }
@@ -243,7 +282,30 @@ private final class DatagramReceiver: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // ICMP port-unreachable and similar arrive here and the socket stays open: keep going.
+        // ICMP errors of the connected socket arrive here (SwiftNIO reads them with SO_ERROR) and
+        // the socket stays open.
+        if let error = error as? IOError { report(error.errnoCode) }
+    }
+
+    func flush(context: ChannelHandlerContext) {
+        // A refusal the kernel holds for the socket would fail the next send, and SwiftNIO closes
+        // the socket on that: take it here first (reading SO_ERROR clears it) and report it.
+        if let code = try? context.channel.syncOptions?.getOption(ChannelOptions.socketOption(.so_error)), code != 0 {
+            report(CInt(truncatingIfNeeded: code))
+        }
+        context.flush()
+    }
+
+    /// Reports a refusal; other errors are left to the send or the close they come with.
+    private func report(_ code: CInt) {
+        let reason: String
+        switch code {
+        case ECONNREFUSED: reason = "\(endpoint) refused the datagram (ICMP port unreachable: nothing listens on that UDP port)"
+        case EHOSTUNREACH, EHOSTDOWN: reason = "no route to \(endpoint) (ICMP host unreachable)"
+        case ENETUNREACH: reason = "no route to the network of \(endpoint) (ICMP network unreachable)"
+        default: return
+        }
+        sink.yield(.unreachable(reason: reason))
     }
 
     func channelInactive(context: ChannelHandlerContext) {

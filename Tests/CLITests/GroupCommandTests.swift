@@ -136,7 +136,7 @@ struct GroupCommandTests {
         }
     }
 
-    @Test("shell exec: output, return value, --check")
+    @Test("shell exec: output, return value as the exit status (ssh's rule), --check")
     func shell() async throws {
         try await withSimulator { sim in
             let echo = try await sim.mcumgr(["shell", "exec", "echo", "-n", "hi", "there"])
@@ -148,9 +148,15 @@ struct GroupCommandTests {
             #expect((answer["output"] as? String)?.contains("Zephyr version") == true)
             #expect(answer["ret"] as? Int == 0)
 
+            // The simulator answers an unknown command as Zephyr does: ret -8 (ENOEXEC), so exit status 8.
             let unknown = try await sim.mcumgr(["shell", "exec", "no-such-command"])
-            Expect.success(unknown)
-            #expect(unknown.stderr.contains("the command returned"))
+            #expect(unknown.status == 8, "\(unknown)")
+            #expect(unknown.stderr.contains("the command returned -8 (exit status 8)"), "\(unknown)")
+            let unknownJSON = try await sim.mcumgr(["--json", "shell", "exec", "no-such-command"])
+            #expect(unknownJSON.status == 8, "\(unknownJSON)")
+            #expect(try unknownJSON.json()["ret"] as? Int == -8)
+            let wrongCount = try await sim.mcumgr(["shell", "exec", "kernel", "nonsense"])
+            #expect(wrongCount.status == 22, "\(wrongCount)")
             let checked = try await sim.mcumgr(["shell", "exec", "--check", "no-such-command"])
             Expect.failure(checked, status: 1, mentioning: "the command returned")
         }

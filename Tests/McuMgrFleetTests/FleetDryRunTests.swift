@@ -13,6 +13,27 @@ import Testing
 /// Dry runs and inventories: reads only, and what the planner says for each device.
 @Suite("Fleet dry run and inventory", .virtualTime)
 struct FleetDryRunTests {
+    @Test("a busy device is read again after the upgrade's retry back-off, as the upgrade would try it again, not called unreadable (issue 32)")
+    func dryRunWaitsOutABusyDevice() async throws {
+        // 14 busy answers: more than one reading rides out, fewer than two do.
+        let fleet = try await SimulatedFleet.make(count: 2, faults: [1: .busy])
+        let image = try FleetFixtures.image()
+        let once = try await FleetDryRun(
+            devices: fleet.fleetDevices, images: [FirmwareUpgradeImage(image: image)], upgrade: FleetFixtures.upgradeConfiguration,
+            connector: fleet.connector
+        ).run()
+        #expect(once.entries.map(\.action.category) == ["upload", "unreadable"], "without retries, as the upgrade without retries fails it")
+
+        // A fresh fleet: the first run used some of the busy answers.
+        let fresh = try await SimulatedFleet.make(count: 2, faults: [1: .busy])
+        let retried = try await FleetDryRun(
+            devices: fresh.fleetDevices, images: [FirmwareUpgradeImage(image: image)], upgrade: FleetFixtures.upgradeConfiguration,
+            connector: fresh.connector, retries: 4, retryBackOff: .seconds(2)
+        ).run()
+        #expect(retried.entries.map(\.action.category) == ["upload", "upload"], "\(retried.text)")
+        #expect(retried.exitStatus == .success)
+    }
+
     @Test("a dry run says per device: upload, test, confirm, nothing, refuse (downgrade), unreadable; it writes nothing")
     func dryRun() async throws {
         let fleet = try await SimulatedFleet.make(count: 5)

@@ -30,7 +30,7 @@ struct DescriptionTests {
         #expect("\(FirmwareUpgradeState.requestMcuMgrParameters)" == "requestMcuMgrParameters")
         #expect("\(FirmwareUpgradeEvent.stateChanged(.upload))" == "state: upload")
         let progress = UploadProgress(bytesSent: 0, totalBytes: 10, currentBytesPerSecond: 0, averageBytesPerSecond: 0)
-        #expect("\(FirmwareUpgradeEvent.uploadProgress(image: 1, progress))" == "image 1: 0% (0/10 bytes, 0 B/s, ETA --:--)")
+        #expect("\(FirmwareUpgradeEvent.uploadProgress(image: 1, progress))" == "image 1: 0% (0/10 bytes, -- B/s, ETA --:--)")
         let report = FirmwareUpgradeReport(
             uploadedImages: [0], bytesUploaded: 262_144, uploadDuration: .seconds(2), resets: 1, slots: [], pipelineDepth: 3, packetSize: 2048)
         #expect("\(report)" == "uploaded 262144 bytes in 2.00 s (128.0 KiB/s), 1 reset(s)")

@@ -54,7 +54,7 @@ struct ExitStatusTests {
         #expect(failure(.invalidConfiguration("x")).status == .usage)
         #expect(failure(.smp(.device(.image(.currentVersionIsNewer)))).status == .device)
         #expect(failure(.smp(.timeout(group: .image, command: 1, attempts: 3)), in: .upload).status == .transport)
-        #expect(failure(.smp(.closed), in: .reset).message == "firmware upgrade failed in state reset: the connection to the device was closed")
+        #expect(failure(.smp(.closed), in: .reset).message == "firmware upgrade failed while resetting the device and waiting for it: the connection to the device was closed")
         #expect(failure(.upload(.smp(.closed))).status == .transport)
         #expect(failure(.upload(.smp(.device(.image(.noFreeSlot))))).status == .device)
         #expect(failure(.downgradeRefused(image: 0, running: "1.0.0", new: "0.9.0")).status == .device)

@@ -32,8 +32,8 @@ struct ProgressTextTests {
         #expect(averageOnly.estimatedTimeRemaining == .seconds(4))
         let none = UploadProgress(bytesSent: 0, totalBytes: 2 * 1024 * 1024, currentBytesPerSecond: 0, averageBytesPerSecond: 0)
         #expect(none.estimatedTimeRemaining == nil)
-        #expect(none.description == "0% (0/2097152 bytes, 0 B/s, ETA --:--)")
-        #expect(ProgressText.bar(label: "image 1", none) == "image 1 [------------------------------]   0%  0 B/2.00 MiB  0 B/s  ETA --:--")
+        #expect(none.description == "0% (0/2097152 bytes, -- B/s, ETA --:--)")
+        #expect(ProgressText.bar(label: "image 1", none) == "image 1 [------------------------------]   0%  0 B/2.00 MiB  -- B/s  ETA --:--")
         let done = UploadProgress(bytesSent: 10, totalBytes: 10, currentBytesPerSecond: 3_900_000, averageBytesPerSecond: 1)
         #expect(done.description == "100% (10/10 bytes, 3.72 MiB/s, ETA 0:00)")
         // The fleet table's narrower gauge; fractions outside 0–1 are clamped.
@@ -61,21 +61,51 @@ struct ProgressTextTests {
         #expect(TextFormat.fixed(-0.25, 1) == "-0.3")
     }
 
-    @Test("the meter's rates on virtual time: current over the last second, average since the start")
+    @Test("the meter's rates on virtual time: none before a second, then over the window; bytes already on the device count in no rate")
     func meter() async throws {
         let runtime = VirtualRuntime()
         let reports = try await runtime.run { clock -> [UploadProgress] in
             var meter = UploadProgressMeter(total: 10_000, clock: clock)
-            var reports = [meter.record(1_000)]  // resumed: 1000 bytes were already on the device
+            meter.startsAt(1_000)  // resumed: 1000 bytes were already on the device
+            var reports = [meter.record(1_000)]
             for bytes in [2_000, 4_000, 8_000] {
                 try await clock.sleep(for: .milliseconds(500))
                 reports.append(meter.record(bytes))
             }
             return reports
         }
-        #expect(reports.map(\.currentBytesPerSecond) == [0, 2_000, 3_000, 6_000])
-        #expect(reports.map(\.averageBytesPerSecond) == [0, 2_000, 3_000, 14_000.0 / 3])
-        #expect(reports.last?.estimatedTimeRemaining == .seconds(2_000.0 / 6_000))
+        #expect(reports.map(\.rateIsKnown) == [false, false, true, true])
+        #expect(reports.map(\.currentBytesPerSecond) == [0, 0, 3_000, 14_000.0 / 3])
+        #expect(reports.map(\.averageBytesPerSecond) == [0, 0, 3_000, 14_000.0 / 3])
+        #expect(reports.map(\.bytesAlreadyOnDevice) == [1_000, 1_000, 1_000, 1_000])
+        #expect(reports[1].summary == "2000/10000 bytes, -- B/s, ETA --:--")
+        #expect(reports.last?.estimatedTimeRemaining == .seconds(2_000 / (14_000.0 / 3)))
+    }
+
+    @Test("a stall and then a burst read as the rate over the last three seconds, not as a jump (the loss case of issue 32)")
+    func meterAfterStall() async throws {
+        let runtime = VirtualRuntime()
+        let reports = try await runtime.run { clock -> [UploadProgress] in
+            var meter = UploadProgressMeter(total: 1_000_000, clock: clock)
+            meter.startsAt(0)
+            var reports: [UploadProgress] = []
+            // 1 KiB every 100 ms for 5 s: 10 KiB/s.
+            for step in 1...50 {
+                try await clock.sleep(for: .milliseconds(100))
+                reports.append(meter.record(step * 1_024))
+            }
+            // Nothing acknowledged for 10 s (losses), then 20 KiB at once, 1 ms apart.
+            try await clock.sleep(for: .seconds(10))
+            reports.append(meter.record(51 * 1_024))
+            try await clock.sleep(for: .milliseconds(1))
+            reports.append(meter.record(70 * 1_024))
+            return reports
+        }
+        #expect(abs(reports[49].currentBytesPerSecond - 10_240) < 1)
+        // The burst is spread over at least the window: at most 20 KiB / 3 s, not 20 KiB / 1 ms.
+        let burst = reports[51].currentBytesPerSecond
+        #expect(burst <= 19 * 1_024 / 3.0 + 1, "\(burst)")
+        #expect(reports[51].rateIsKnown)
     }
 
     @Test("off a terminal, one line at each 10 %, and nothing after finish")

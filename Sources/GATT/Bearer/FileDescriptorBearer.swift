@@ -6,7 +6,7 @@ import POSIXIO
 /// channel, or one end of `socketpair(AF_UNIX, SOCK_SEQPACKET)`.
 ///
 /// One `recv` is one PDU and one `send` is one PDU; nothing is coalesced. The descriptor runs on a
-/// ``POSIXIO/PolledDescriptor`` (a thread of its own). Flow control works both ways: when a send
+/// `PolledDescriptor` (POSIXIO) (a thread of its own). Flow control works both ways: when a send
 /// would block (`EAGAIN`, `ENOBUFS`) the PDU waits, in call order, until the socket takes it, and
 /// nothing is dropped; and the bearer reads ahead at most ``readAhead`` PDUs that `inbound`'s
 /// consumer has not taken, so a slow consumer makes the peer's sends wait instead of growing memory.

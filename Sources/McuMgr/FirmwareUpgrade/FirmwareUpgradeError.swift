@@ -92,7 +92,7 @@ extension FirmwareUpgradeError: CustomStringConvertible {
                 + "version \(new) is not newer than the running \(running), so it would never run"
         case .cancelled: cause = "cancelled"
         }
-        var text = "firmware upgrade failed in state \(state.rawValue): \(cause)"
+        var text = "firmware upgrade failed \(state.failurePhrase): \(cause)"
         if let slots = lastKnownSlots, let summary = Self.deviceSummary(slots) { text += "; \(summary)" }
         return text
     }

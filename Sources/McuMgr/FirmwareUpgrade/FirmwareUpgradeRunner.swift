@@ -1,6 +1,7 @@
 import Logging
 import McuBoot
 import SMP
+import Synchronization
 
 /// The upgrade procedure: parameters, bootloader info, validate (plan from the image table),
 /// upload, erase settings, test or mark permanent, reset and wait, re-plan, confirm.
@@ -263,8 +264,13 @@ struct FirmwareUpgradeRunner: Sendable {
         let engine = UploadEngine(target: target, configuration: configuration.upload, control: control, logger: logger)
         let index = image.index
         let report = onProgress
-        _ = try await engine.upload(image.image.bytes) { report(index, $0) }
-        return image.image.bytes.count
+        // Bytes the device already held (a resumed upload) were not uploaded by this run.
+        let alreadyOnDevice = Mutex(0)
+        _ = try await engine.upload(image.image.bytes) { progress in
+            alreadyOnDevice.withLock { $0 = progress.bytesAlreadyOnDevice }
+            report(index, progress)
+        }
+        return image.image.bytes.count - alreadyOnDevice.withLock { $0 }
     }
 
     // MARK: Reset

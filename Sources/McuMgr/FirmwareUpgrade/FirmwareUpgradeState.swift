@@ -20,6 +20,32 @@ public enum FirmwareUpgradeState: String, Sendable, Hashable, CaseIterable {
     case confirm
     /// Done.
     case success
+
+    /// The step as a person reads it, e.g. `reading the device's SMP buffers` for
+    /// `requestMcuMgrParameters` (the raw value keeps Nordic's name, for JSON and reports).
+    public var stepName: String {
+        switch self {
+        case .none: return "not started"
+        case .requestMcuMgrParameters: return "reading the device's SMP buffers"
+        case .bootloaderInfo: return "reading the bootloader's mode"
+        case .validate: return "checking the images against the device"
+        case .upload: return "uploading"
+        case .eraseAppSettings: return "erasing the application's settings"
+        case .test: return "marking the new image for test"
+        case .reset: return "resetting the device and waiting for it"
+        case .confirm: return "confirming the new image"
+        case .success: return "done"
+        }
+    }
+
+    /// How a failure message names the step: `while uploading`, `before it started`.
+    public var failurePhrase: String {
+        switch self {
+        case .none: return "before it started"
+        case .success: return "after it finished"
+        default: return "while \(stepName)"
+        }
+    }
 }
 
 /// What the upgrade does once the image is on the device.

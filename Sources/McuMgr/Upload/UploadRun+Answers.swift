@@ -17,6 +17,8 @@ extension UploadRun {
             if offset != chunk.length {
                 logger.info("device resumes the upload at offset \(offset)")
             }
+            // What the device held before this run counts in no rate nor in what was sent.
+            meter.startsAt(offset != chunk.length ? offset : 0)
             record(offset)
             restart(from: offset)
             if offset == total { finalMatch = ack.match }

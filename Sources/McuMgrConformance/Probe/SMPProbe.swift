@@ -140,6 +140,9 @@ actor SMPProbe {
         case .connected:
             linkDown = nil
             record(ConformanceEvidence(note: "link up"))
+        case .unreachable(let reason):
+            // A lost packet to the probe: the checks' own timeouts judge the device.
+            record(ConformanceEvidence(note: "packet refused: \(reason)"))
         }
         wake(waiter?.token)
     }

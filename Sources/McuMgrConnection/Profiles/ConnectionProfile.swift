@@ -10,13 +10,33 @@ public struct ConnectionProfile: Sendable, Hashable, Codable {
     /// The address and options, e.g. `192.0.2.1:1337` or `dev=/dev/ttyACM0,baud=115200`; none for
     /// `sim` and a Bluetooth LE scan.
     public var connstring: String?
+    /// Seconds to wait for each response (`mcumgr --timeout`), when the profile sets it: more than
+    /// 0 and at most ``maximumTimeout``.
+    public var timeout: Double?
+    /// Times a request is resent after a timeout (`mcumgr --retries`), 0 to ``maximumRetries``, when set.
+    public var retries: Int?
+    /// The largest SMP packet to send, in bytes (`mcumgr --mtu`), 64 to 65507, when set.
+    public var mtu: Int?
     /// Keys this version does not know, kept as they were read.
     public var unknownFields: [String: JSONValue]
 
+    /// The longest `timeout` a profile may set: an hour.
+    public static let maximumTimeout = 3_600.0
+    /// The most `retries` a profile may set.
+    public static let maximumRetries = 100
+    /// The `mtu` values a profile may set.
+    public static let mtuRange = 64...65_507
+
     /// Makes a profile.
-    public init(type: String, connstring: String?, unknownFields: [String: JSONValue] = [:]) {
+    public init(
+        type: String, connstring: String?, timeout: Double? = nil, retries: Int? = nil, mtu: Int? = nil,
+        unknownFields: [String: JSONValue] = [:]
+    ) {
         self.type = type
         self.connstring = connstring
+        self.timeout = timeout
+        self.retries = retries
+        self.mtu = mtu
         self.unknownFields = unknownFields
     }
 
@@ -30,25 +50,57 @@ public struct ConnectionProfile: Sendable, Hashable, Codable {
         try ConnectionSpec(type: type, connString: connstring)
     }
 
-    /// `type=udp connstring=192.0.2.1:1337` (`type=sim` without a connection string).
+    /// `type=udp connstring=192.0.2.1:1337 timeout=1 retries=0` (`type=sim` without a connection
+    /// string; the session settings only when set).
     public var summary: String {
-        connstring.map { "type=\(type) connstring=\($0)" } ?? "type=\(type)"
+        var parts = ["type=\(type)"]
+        if let connstring { parts.append("connstring=\(connstring)") }
+        parts += settingsSummary
+        return parts.joined(separator: " ")
     }
 
-    /// Reads `type`, `connstring` and keeps every other key.
+    /// The session settings the profile sets: `timeout=1`, `retries=0`, `mtu=512`.
+    public var settingsSummary: [String] {
+        var parts: [String] = []
+        if let timeout { parts.append("timeout=\(timeout == timeout.rounded() && timeout < 1e9 ? String(Int(timeout)) : String(timeout))") }
+        if let retries { parts.append("retries=\(retries)") }
+        if let mtu { parts.append("mtu=\(mtu)") }
+        return parts
+    }
+
+    /// Reads `type`, `connstring`, `timeout`, `retries`, `mtu` (each checked against its range)
+    /// and keeps every other key.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: AnyCodingKey.self)
         type = try c.decode(String.self, forKey: AnyCodingKey("type"))
         connstring = try c.decodeIfPresent(String.self, forKey: AnyCodingKey("connstring"))
-        unknownFields = try c.decodeUnknownFields(except: ["type", "connstring"])
+        timeout = try c.decodeIfPresent(Double.self, forKey: AnyCodingKey("timeout"))
+        retries = try c.decodeIfPresent(Int.self, forKey: AnyCodingKey("retries"))
+        mtu = try c.decodeIfPresent(Int.self, forKey: AnyCodingKey("mtu"))
+        if let timeout, !(timeout > 0 && timeout <= Self.maximumTimeout) {
+            throw DecodingError.dataCorruptedError(
+                forKey: AnyCodingKey("timeout"), in: c, debugDescription: "\(timeout) is not more than 0 and at most \(Int(Self.maximumTimeout)) seconds")
+        }
+        if let retries, !(0...Self.maximumRetries).contains(retries) {
+            throw DecodingError.dataCorruptedError(
+                forKey: AnyCodingKey("retries"), in: c, debugDescription: "\(retries) is not 0 to \(Self.maximumRetries)")
+        }
+        if let mtu, !Self.mtuRange.contains(mtu) {
+            throw DecodingError.dataCorruptedError(
+                forKey: AnyCodingKey("mtu"), in: c, debugDescription: "\(mtu) is not \(Self.mtuRange.lowerBound) to \(Self.mtuRange.upperBound) bytes")
+        }
+        unknownFields = try c.decodeUnknownFields(except: ["type", "connstring", "timeout", "retries", "mtu"])
     }
 
-    /// Writes `type`, `connstring` (when there is one) and the kept keys.
+    /// Writes `type`, `connstring`, `timeout`, `retries` and `mtu` (each when set) and the kept keys.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: AnyCodingKey.self)
         try c.encodeUnknownFields(unknownFields)
         try c.encode(type, forKey: AnyCodingKey("type"))
         try c.encodeIfPresent(connstring, forKey: AnyCodingKey("connstring"))
+        try c.encodeIfPresent(timeout, forKey: AnyCodingKey("timeout"))
+        try c.encodeIfPresent(retries, forKey: AnyCodingKey("retries"))
+        try c.encodeIfPresent(mtu, forKey: AnyCodingKey("mtu"))
     }
 }
 

@@ -37,7 +37,7 @@ public struct ProfileStore: Sendable {
     public static let maximumFileSize = 4 << 20
 
     /// The saved profiles (none when the file does not exist). The file is read as every text
-    /// file is (``InputFile/readText(_:maximumSize:)``: a byte order mark and CRLF line ends are
+    /// file is (`InputFile.readText(_:maximumSize:)`: a byte order mark and CRLF line ends are
     /// taken); a file of a newer format version than this library's is refused.
     public func load() throws(ProfileStoreError) -> ConnectionProfiles {
         let text: String

@@ -9,7 +9,7 @@ extension SerialConnectionParameters {
     /// The console line lengths a connection takes, marker and newline included.
     public static let lineLengths = 16...8_192
     /// The packet sizes (`mtu`) a connection takes; console framing tops out a little lower
-    /// (``SerialConnectionOptions/largestPacket(for:)``).
+    /// (`SerialConnectionOptions.largestPacket(for:)`).
     public static let packetSizes = 32...65_535
 
     /// The baud rates a serial port can be set to: termios' standard rates.

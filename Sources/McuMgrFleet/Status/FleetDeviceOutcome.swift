@@ -138,7 +138,7 @@ public struct FleetFailure: Error, Sendable, CustomStringConvertible {
         case .upgrade(let error):
             // The upgrade's message names its state; the phase says it here.
             let text = error.description
-            let prefix = "firmware upgrade failed in state \(error.state.rawValue): "
+            let prefix = "firmware upgrade failed \(error.state.failurePhrase): "
             return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
         case .session(let error): return error.description
         case .unhealthy(let why): return why

@@ -32,7 +32,7 @@ extension CommandFailure {
     public init(_ error: SMPError) {
         switch error {
         case .device(let deviceError):
-            self.init(.device, "the device answered with an error: \(deviceError)\(Self.hint(for: deviceError))")
+            self.init(.device, "the device answered with an error: \(deviceError)\(Self.hint(for: deviceError))", deviceError: deviceError)
         case .timeout:
             self.init(.transport, "\(error) (or --retries)")
         case .transport(let transportError):
@@ -54,7 +54,7 @@ extension CommandFailure {
     public init(_ error: UploadError) {
         switch error {
         case .smp(.device(let deviceError)):
-            self.init(.device, "the device refused the upload: \(deviceError)\(Self.hint(for: deviceError))")
+            self.init(.device, "the device refused the upload: \(deviceError)\(Self.hint(for: deviceError))", deviceError: deviceError)
         case .smp(let smpError):
             self.init(smpError)
         case .stalled:
@@ -85,13 +85,13 @@ extension CommandFailure {
         case .invalidConfiguration:
             self.init(.usage, "\(error)")
         case .smp(.device(let deviceError)):
-            self.init(.device, "\(error)\(Self.hint(for: deviceError))")
+            self.init(.device, "\(error)\(Self.hint(for: deviceError))", deviceError: deviceError)
         case .smp(let smpError):
             let inner = CommandFailure(smpError)
-            self.init(inner.status, "firmware upgrade failed in state \(error.state.rawValue): \(inner.message)")
+            self.init(inner.status, "firmware upgrade failed \(error.state.failurePhrase): \(inner.message)", deviceError: inner.deviceError)
         case .upload(let uploadError):
             let inner = CommandFailure(uploadError)
-            self.init(inner.status, "firmware upgrade failed in state \(error.state.rawValue): \(inner.message)")
+            self.init(inner.status, "firmware upgrade failed \(error.state.failurePhrase): \(inner.message)", deviceError: inner.deviceError)
         case .downgradeRefused:
             self.init(.device, "\(error); use a newer image, or leave out --no-downgrade")
         case .signatureRejected:

@@ -38,7 +38,7 @@ public struct ImageFileArgument: Sendable, Hashable {
         return arguments.enumerated().map { position, argument in argument.imageIndex ?? explicit.next() ?? position }
     }
 
-    /// Loads and verifies each file (``InputFile/mcubootImage(_:)``) as the image its number names.
+    /// Loads and verifies each file (`InputFile.mcubootImage(_:)`) as the image its number names.
     public static func upgradeImages(_ arguments: [ImageFileArgument], explicitIndices: [Int]) throws(InputFileError) -> [FirmwareUpgradeImage] {
         var images: [FirmwareUpgradeImage] = []
         for (argument, index) in zip(arguments, imageIndices(of: arguments, explicitIndices: explicitIndices)) {

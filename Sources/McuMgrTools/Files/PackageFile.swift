@@ -13,14 +13,15 @@ import McuMgr
 /// ``ZIPLibrary``), or a `.suit` file whose resources are the files beside it.
 public enum PackageFile {
     /// Whether the file at `path` is a zip (it starts with a zip signature, or is named `*.zip`).
-    /// Only a regular file is opened to look (a named pipe with no writer would wait forever).
     public static func isZip(_ path: String) -> Bool {
         if path.lowercased().hasSuffix(".zip") { return true }
-        var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return false }
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        // Non-blocking, and regular files only: a named pipe without a writer would block the open
+        // (and the read) forever; the input file check refuses it after this, by name.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return false }
         defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return false }
         var magic = [UInt8](repeating: 0, count: 4)
         let count = magic.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, 4) }
         return count == 4 && magic == [0x50, 0x4b, 0x03, 0x04]

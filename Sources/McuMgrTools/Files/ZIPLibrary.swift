@@ -7,7 +7,8 @@ import McuBoot
 /// ICU only for a DFU package, so that every other command starts without them.
 ///
 /// The library is looked for in `$MCUMGR_ZIP_LIBRARY`, then beside the executable (where
-/// `swift build` puts it), then on the dynamic loader's search path.
+/// `swift build` puts it), then in `../lib/mcumgr` from it (where `make install` puts it), then on
+/// the dynamic loader's search path.
 public final class ZIPLibrary: @unchecked Sendable {
     typealias Open = @convention(c) (UnsafePointer<CChar>, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<CChar>?, Int) -> UnsafeMutableRawPointer?
     typealias Count = @convention(c) (UnsafeMutableRawPointer?) -> Int
@@ -48,7 +49,11 @@ public final class ZIPLibrary: @unchecked Sendable {
     private static func load() -> Result<ZIPLibrary, FirmwarePackageError> {
         var candidates: [String] = []
         if let override = getenv("MCUMGR_ZIP_LIBRARY") { candidates.append(String(cString: override)) }
-        if let directory = executableDirectory() { candidates.append(directory + "/" + fileName) }
+        if let directory = executableDirectory() {
+            candidates.append(directory + "/" + fileName)
+            // Where `make install` puts it: PREFIX/lib/mcumgr beside PREFIX/bin.
+            candidates.append(directory + "/../lib/mcumgr/" + fileName)
+        }
         candidates.append(fileName)
         var reasons: [String] = []
         for path in candidates {
@@ -62,7 +67,7 @@ public final class ZIPLibrary: @unchecked Sendable {
                 return .failure(error)
             }
         }
-        return .failure(.archive("reading a zip needs \(fileName) beside mcumgr or on the library path (\(reasons.last ?? "not found"))"))
+        return .failure(.archive("reading a zip needs \(fileName) beside mcumgr, in ../lib/mcumgr from it, or on the library path (\(reasons.last ?? "not found"))"))
     }
 
     /// The directory of the running executable (`/proc/self/exe`).
@@ -76,7 +81,7 @@ public final class ZIPLibrary: @unchecked Sendable {
     }
 }
 
-/// A zip read through ``ZIPLibrary``: a package archive for ``FirmwarePackage/init(archive:limits:)``.
+/// A zip read through ``ZIPLibrary``: a package archive for `FirmwarePackage(archive:limits:)`.
 public final class DynamicZIPArchive: PackageArchive {
     private let library: ZIPLibrary
     private let handle: UnsafeMutableRawPointer

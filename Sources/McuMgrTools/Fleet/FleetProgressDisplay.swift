@@ -118,7 +118,7 @@ public final class FleetProgressDisplay: Sendable {
     /// One device's table line: `dev-3   [##########----------]  50%  56.7 KiB/s  upload (attempt 2)`.
     static func row(_ status: FleetDeviceStatus, labelWidth: Int) -> String {
         let fraction = status.outcome?.succeeded == true ? 1 : status.progress?.fraction ?? 0
-        let rate = status.outcome == nil ? TextFormat.right(TextFormat.rate(status.progress?.bytesPerSecond ?? 0), 12) : TextFormat.right("", 12)
+        let rate = status.outcome == nil ? TextFormat.right(status.progress?.rateText ?? "", 12) : TextFormat.right("", 12)
         var state: String
         switch status.outcome {
         case .upgraded?: state = "upgraded"

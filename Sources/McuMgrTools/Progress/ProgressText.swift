@@ -10,7 +10,7 @@ public enum ProgressText {
     public static func bar(label: String, _ progress: UploadProgress) -> String {
         let bytes = "\(TextFormat.size(Double(progress.bytesSent)))/\(TextFormat.size(Double(progress.totalBytes)))"
         let eta = TextFormat.clock(progress.estimatedTimeRemaining?.seconds ?? .infinity)
-        return "\(label) \(gauge(progress.fraction))  \(bytes)  \(TextFormat.rate(progress.bytesPerSecond))  ETA \(eta)"
+        return "\(label) \(gauge(progress.fraction))  \(bytes)  \(progress.rateText)  ETA \(eta)"
     }
 
     /// A bar `width` characters wide and the percent done, for a `fraction` from 0 to 1 (clamped):

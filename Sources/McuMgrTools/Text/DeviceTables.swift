@@ -76,9 +76,16 @@ public enum DeviceTables {
     }
 
     /// Saved connection profiles by name: `name type connstring`.
+    /// A column of session settings (`timeout=1 retries=0`) is added when any profile sets one.
     public static func profiles(_ profiles: [String: ConnectionProfile]) -> String {
-        TextFormat.table(
-            header: ["name", "type", "connstring"],
-            rows: profiles.keys.sorted().map { [$0, profiles[$0]!.type, profiles[$0]!.connstring ?? "-"] })
+        let names = profiles.keys.sorted()
+        let withSettings = profiles.values.contains { !$0.settingsSummary.isEmpty }
+        return TextFormat.table(
+            header: ["name", "type", "connstring"] + (withSettings ? ["settings"] : []),
+            rows: names.map { name in
+                let profile = profiles[name]!
+                let settings = profile.settingsSummary.isEmpty ? "-" : profile.settingsSummary.joined(separator: " ")
+                return [name, profile.type, profile.connstring ?? "-"] + (withSettings ? [settings] : [])
+            })
     }
 }

@@ -23,7 +23,7 @@ extension SMPClient {
         )
         pending[sequence] = entry
         armTimer()
-        logger.trace("-> \(describe(header))")
+        logFrame("->", header, entry.bytes)
         return (sequence, entry)
     }
 

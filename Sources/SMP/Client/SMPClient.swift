@@ -1,4 +1,5 @@
 import DequeModule
+import Hex
 import Logging
 
 /// One SMP session with a device, and the one owner of everything about its link: sequence
@@ -106,6 +107,8 @@ public actor SMPClient {
     private var receivesDirectly = false
     private var tokens: UInt64 = 0
     var isClosed = false
+    /// Whether the device has answered anything in this session (see `SMPTransportEvent.unreachable`).
+    var hasHeardFromDevice = false
 
     /// Makes a session over `transport`; the session is the transport's only event consumer.
     public init(
@@ -236,6 +239,19 @@ public actor SMPClient {
             }
         case .connected:
             logger.debug("transport connected")
+        case .unreachable(let reason):
+            // Before any answer, a refusal means no device is there (a wrong address or port, a
+            // device that is off): fail at once instead of after every timeout and retry. After
+            // one, the device is rebooting or its stack restarting: a lost packet, which the
+            // timers, an upload's resume and an upgrade's wait for the reset ride out.
+            guard !hasHeardFromDevice else {
+                logger.debug("the network refused a packet (\(reason)); the device answered before: waiting for it")
+                return
+            }
+            logger.debug("the network refused a packet before the device ever answered: \(reason)")
+            for (sequence, entry) in pending {
+                finish(sequence, token: entry.token, with: .failure(.transport(.unreachable(reason))))
+            }
         }
     }
 
@@ -256,7 +272,8 @@ public actor SMPClient {
             return
         }
         let header = packet.header
-        logger.trace("<- \(describe(header))")
+        logFrame("<-", header, bytes)
+        hasHeardFromDevice = true
         guard header.operation.isResponse else {
             logger.warning("dropping a request from the device: \(describe(header))")
             return
@@ -270,6 +287,15 @@ public actor SMPClient {
             return
         }
         finish(header.sequence, token: entry.token, with: .success(readForRefusal(packet, answering: entry)))
+    }
+
+    /// Logs one frame: its header at `debug`, and at `trace` its bytes in hex too.
+    func logFrame(_ direction: String, _ header: SMPHeader, _ bytes: [UInt8]) {
+        if logger.logLevel <= .trace {
+            logger.trace("\(direction) \(describe(header)): \(bytes.hexString)")
+        } else {
+            logger.debug("\(direction) \(describe(header))")
+        }
     }
 
     func describe(_ header: SMPHeader) -> String {

@@ -192,6 +192,8 @@ public struct FSGroupError: SMPGroupErrorCode {
     public static let fileOffsetLargerThanFile = Self(rawValue: 12)
     /// The hash or checksum type is not supported.
     public static let checksumHashNotFound = Self(rawValue: 13)
+    /// No file system is mounted where the path begins.
+    public static let mountPointNotFound = Self(rawValue: 14)
     /// The file is empty.
     public static let fileEmpty = Self(rawValue: 16)
     /// Known codes.

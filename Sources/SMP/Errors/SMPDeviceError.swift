@@ -81,6 +81,23 @@ public enum SMPDeviceError: Error, Hashable, Sendable {
         if case .status(let code, _) = self { return code }
         return nil
     }
+
+    /// The group and the group's own code (SMP v2's `err {group, rc}`), when this is a group
+    /// error; `nil` for an SMP-level status.
+    public var groupError: (group: SMPGroup, rc: Int)? {
+        switch self {
+        case .status: return nil
+        case .os(let e): return (OSGroupError.group, e.rawValue)
+        case .image(let e): return (ImageGroupError.group, e.rawValue)
+        case .stats(let e): return (StatsGroupError.group, e.rawValue)
+        case .settings(let e): return (SettingsGroupError.group, e.rawValue)
+        case .fs(let e): return (FSGroupError.group, e.rawValue)
+        case .shell(let e): return (ShellGroupError.group, e.rawValue)
+        case .enumeration(let e): return (EnumerationGroupError.group, e.rawValue)
+        case .basic(let e): return (BasicGroupError.group, e.rawValue)
+        case .otherGroup(let group, let rc): return (SMPGroup(rawValue: group), rc)
+        }
+    }
 }
 
 extension SMPDeviceError: CustomStringConvertible {

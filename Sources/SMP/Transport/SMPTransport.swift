@@ -50,6 +50,11 @@ public enum SMPTransportEvent: Sendable, Equatable {
     case disconnected(reason: String)
     /// The link came (back) up; its packet sizes may have changed.
     case connected
+    /// The network refused a packet at once (ICMP port or host unreachable: nothing listens at
+    /// the device's address, or no route to it); the link itself stays up. A session that has
+    /// never heard from the device ends its requests in flight with this; one that has treats it
+    /// as a lost packet (a device rebooting refuses until its stack is back).
+    case unreachable(reason: String)
 }
 
 /// Why a transport could not do what was asked.

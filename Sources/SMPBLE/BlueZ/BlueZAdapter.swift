@@ -16,33 +16,34 @@ struct BlueZAdapter: Sendable {
     /// (the default among the adapters the kernel manages, see ``BlueZManagement``), and a
     /// powered-off adapter fails with ``BLEError/adapterOff(_:)``.
     static func find(_ name: String?) throws(BLEError) -> BlueZAdapter {
+        let library = try LibBluetooth.functions()
         let id: Int32
         if let name, let number = hciNumber(name) {
             id = number
         } else if let name {
             errno = 0
-            id = hci_devid(name)
+            id = library.devid(name)
             guard id >= 0 else {
                 let code = errno == 0 ? ENODEV : errno
                 if code == ENODEV { throw .noAdapter("no Bluetooth adapter \(name) that is powered on; check `btmgmt info` or `hciconfig`") }
                 throw BLEError.from(errno: code, while: "finding adapter \(name)")
             }
         } else {
-            id = try defaultAdapter()
+            id = try defaultAdapter(library)
         }
-        return try adapter(id, named: name ?? "hci\(id)")
+        return try adapter(id, named: name ?? "hci\(id)", library)
     }
 
     /// The first adapter the kernel's stack manages that is up, else the first there (so that the
     /// message says it is off). Without an answer from mgmt, libbluetooth's default route (which
     /// may pick an adapter another program holds through the user channel).
-    private static func defaultAdapter() throws(BLEError) -> Int32 {
+    private static func defaultAdapter(_ library: LibBluetooth) throws(BLEError) -> Int32 {
         let candidates: [Int32]
         if let managed = BlueZManagement.managedAdapters() {
             candidates = managed.sorted()
         } else {
             errno = 0
-            let route = hci_get_route(nil)
+            let route = library.getRoute(nil)
             let code = errno
             // No Bluetooth in this kernel, or no permission: say so rather than "no adapter".
             if route < 0, [EAFNOSUPPORT, EPROTONOSUPPORT, EPERM, EACCES].contains(code) {
@@ -52,7 +53,7 @@ struct BlueZAdapter: Sendable {
         }
         var present: [(id: Int32, up: Bool)] = []
         for id in candidates {
-            if let info = try information(id) { present.append((id, isUp(info))) }
+            if let info = try information(id, library) { present.append((id, isUp(info))) }
         }
         guard let first = present.first else {
             throw .noAdapter("no Bluetooth adapter: the kernel manages none (list them with `btmgmt info`; one held through the HCI user channel is not the kernel's)")
@@ -61,8 +62,8 @@ struct BlueZAdapter: Sendable {
     }
 
     /// The adapter `id`, once it is known to be there and up.
-    private static func adapter(_ id: Int32, named name: String) throws(BLEError) -> BlueZAdapter {
-        guard let info = try information(id) else {
+    private static func adapter(_ id: Int32, named name: String, _ library: LibBluetooth) throws(BLEError) -> BlueZAdapter {
+        guard let info = try information(id, library) else {
             throw .noAdapter("no Bluetooth adapter \(name); list them with `btmgmt info` or `hciconfig`")
         }
         guard isUp(info) else {
@@ -75,10 +76,10 @@ struct BlueZAdapter: Sendable {
 
     /// What the kernel says of adapter `id`; nil when there is no such adapter. Throws when the
     /// kernel has no Bluetooth at all.
-    private static func information(_ id: Int32) throws(BLEError) -> hci_dev_info? {
+    private static func information(_ id: Int32, _ library: LibBluetooth) throws(BLEError) -> hci_dev_info? {
         var info = hci_dev_info()
         errno = 0
-        if hci_devinfo(id, &info) == 0 { return info }
+        if library.devinfo(id, &info) == 0 { return info }
         let code = errno
         if code == EAFNOSUPPORT || code == EPROTONOSUPPORT { throw BLEError.from(errno: code, while: "reading adapter hci\(id)") }
         return nil

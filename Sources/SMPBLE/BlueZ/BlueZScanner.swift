@@ -16,18 +16,19 @@ public enum BLEScanner {
         adapter: String? = nil, duration: Duration = .seconds(5), service: BluetoothUUID = BLETransport.serviceUUID,
         clock: SMPClock = .continuous, until stop: (@Sendable ([BLEScanResult]) -> Bool)? = nil
     ) async throws(BLEError) -> [BLEScanResult] {
+        let library = try LibBluetooth.functions()
         let local = try BlueZAdapter.find(adapter)
-        let dd = hci_open_dev(local.deviceID)
+        let dd = library.openDev(local.deviceID)
         guard dd >= 0 else { throw BLEError.from(errno: errno, while: "opening hci\(local.deviceID)") }
-        defer { _ = hci_close_dev(dd) }
+        defer { _ = library.closeDev(dd) }
         // Active scan, 10 ms interval and window, public own address, accept all advertisers.
-        guard hci_le_set_scan_parameters(dd, 0x01, UInt16(0x0010).littleEndian, UInt16(0x0010).littleEndian, 0x00, 0x00, 1000) >= 0 else {
+        guard library.setScanParameters(dd, 0x01, UInt16(0x0010).littleEndian, UInt16(0x0010).littleEndian, 0x00, 0x00, 1000) >= 0 else {
             throw BLEError.from(errno: errno, while: "setting scan parameters on hci\(local.deviceID)")
         }
-        guard hci_le_set_scan_enable(dd, 0x01, 0x00, 1000) >= 0 else {
+        guard library.setScanEnable(dd, 0x01, 0x00, 1000) >= 0 else {
             throw BLEError.from(errno: errno, while: "starting a scan on hci\(local.deviceID)")
         }
-        defer { _ = hci_le_set_scan_enable(dd, 0x00, 0x00, 1000) }
+        defer { _ = library.setScanEnable(dd, 0x00, 0x00, 1000) }
 
         var saved = hci_filter()
         var savedLength = socklen_t(MemoryLayout<hci_filter>.size)

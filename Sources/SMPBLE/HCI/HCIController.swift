@@ -22,7 +22,7 @@ public enum HCIController: Sendable, Hashable, CustomStringConvertible {
 
 extension HCIController {
     /// Opens the link to the controller (the user channel binds the adapter, TCP connects, a UART
-    /// is set up), for an ``LEHost`` as central or as peripheral.
+    /// is set up), for an `LEHost` as central or as peripheral.
     public func openTransport(logger: Logger = Logger(label: "hci")) async throws(BLEError) -> any HCITransport {
         do {
             switch self {

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// A frame marker (0x06 0x09 or 0x04 0x14) starts a frame wherever it appears, since base64 never
 /// contains those bytes: text before it on the same line is console text, so garbage without a
-/// newline cannot hide the next frame. Lines without a marker come out as ``Output/text(_:)``.
+/// newline cannot hide the next frame. Lines without a marker come out as ``ConsoleFrameDecoder/Output/text(_:)``.
 /// Bounded: a line holds at most `maximumLineLength` bytes and a partial packet never more than
 /// it has received; a declared length is checked against `maximumPacketSize`, never allocated.
 public struct ConsoleFrameDecoder: Sendable {

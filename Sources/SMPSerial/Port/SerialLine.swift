@@ -3,7 +3,7 @@ import POSIXIO
 
 /// An open tty or pty: async reads, whole ordered writes and `FIONREAD`, with serial errors.
 ///
-/// The descriptor runs on a ``POSIXIO/PolledDescriptor`` (a thread of its own) that reads ahead
+/// The descriptor runs on a `PolledDescriptor` (a thread of its own) that reads ahead
 /// at most ``readAhead`` reads of ``readSize`` bytes. `write` is serialised: the bytes of one call
 /// reach the line before those of the next call start, whatever the tasks. `close()` fails
 /// every waiting write, ends the reads and closes the descriptor.
@@ -20,7 +20,10 @@ public final class SerialLine: Sendable {
 
     /// Takes ownership of `fd` (made non-blocking here; closed when this throws) and starts its thread.
     ///
-    /// - Parameter clearsExclusiveOnClose: clear `TIOCEXCL` before closing, so that others may open the device again.
+    /// - Parameters:
+    ///   - fd: the open descriptor of the tty or pty, now this line's.
+    ///   - path: the device's path, for messages.
+    ///   - clearsExclusiveOnClose: clear `TIOCEXCL` before closing, so that others may open the device again.
     public init(taking fd: Int32, path: String, clearsExclusiveOnClose: Bool = false) throws(SerialPortError) {
         let clearExclusive: @Sendable (Int32) -> Void = { fd in _ = ioctl(fd, UInt(TIOCNXCL)) }
         do throws(SystemCallError) {

@@ -6,9 +6,9 @@ import Synchronization
 ///
 /// `send` encodes one packet into its frames and writes them all before the next packet's
 /// (sends are serialised). A background task reads the line, decodes packets (skipping console
-/// text and damaged frames) and delivers them as ``SMP/SMPTransportEvent/received(_:)``. When the
+/// text and damaged frames) and delivers them as `SMPTransportEvent.received(_:)`. When the
 /// device goes away (read or write fails with EIO/ENXIO, or a hangup) the transport reports
-/// ``SMP/SMPTransportEvent/disconnected(reason:)``; `connect()` opens the path again once it is back.
+/// `SMPTransportEvent.disconnected(reason:)`; `connect()` opens the path again once it is back.
 public final class SerialTransport: SMPTransport {
     /// What the line carried besides packets: console text and frames that were dropped.
     public enum ConsoleEvent: Sendable, Hashable {
@@ -75,7 +75,7 @@ public final class SerialTransport: SMPTransport {
         state.withLock { $0.devicePacketSize = packetSize }
     }
 
-    /// Opens and configures the line, unless it is open; reports ``SMP/SMPTransportEvent/connected``.
+    /// Opens and configures the line, unless it is open; reports `SMPTransportEvent.connected`.
     ///
     /// Throws `.unreachable` with a message naming the fix when the device is missing, not
     /// accessible (naming the group that owns it), busy, or not a tty.

@@ -5,7 +5,9 @@ extension SimulatedDevice {
     /// ``stopServing()`` is called. A disconnect fault drops the link and refuses reconnection
     /// for the fault's `reconnectDelay`.
     ///
-    /// - Parameter disconnectsOnReset: also drop the link while the device reboots, as BLE does.
+    /// - Parameters:
+    ///   - loopback: the device end of a `LoopbackTransport` to serve.
+    ///   - disconnectsOnReset: also drop the link while the device reboots, as BLE does.
     @discardableResult
     public func serve(_ loopback: LoopbackDevice, disconnectsOnReset: Bool = false) -> TransportID {
         let clock = self.clock

@@ -26,6 +26,7 @@ public struct BumbleLink: Sendable {
     /// Starts the controllers, the simulator and the peripheral on a fresh `prefix.x.y` address.
     ///
     /// - Parameters:
+    ///   - addressPrefix: the first two bytes of the loopback address the controllers listen on (e.g. `127.9`; the rest is random).
     ///   - hostTransport: bumble's transport for the second controller, given the address and a
     ///     free port; TCP on them by default (e.g. `pty:PATH` instead).
     ///   - peripheralArguments: extra options of the peripheral script (faults, pairing).

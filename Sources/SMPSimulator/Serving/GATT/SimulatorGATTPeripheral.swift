@@ -5,7 +5,7 @@ import Synchronization
 
 /// Serves a ``SimulatedDevice`` as a Bluetooth LE GATT peripheral, as Zephyr's `smp_bt` does: the
 /// SMP service and characteristic (Write Without Response + Notify) with its CCCD, over any
-/// ``ATTBearer`` — one end of a `socketpair(AF_UNIX, SOCK_SEQPACKET)`, or an in-memory bearer.
+/// `ATTBearer` — one end of a `socketpair(AF_UNIX, SOCK_SEQPACKET)`, or an in-memory bearer.
 ///
 /// One connection at a time, like a peripheral with `CONFIG_BT_MAX_CONN=1`: a new one replaces the
 /// old. Requests are reassembled by the SMP header's length (when configured) up to `buf_size`;
