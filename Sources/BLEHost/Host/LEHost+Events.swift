@@ -69,9 +69,14 @@ extension LEHost {
         case .advertisingReports(let reports):
             let continuation = state.withLockedValue { s -> CheckedContinuation<Void, Never>? in
                 guard var scan = s.scan, !scan.done else { return nil }
-                for report in reports { scan.collector.add(report) }
+                // Moved out and back: a copy left in the state would make each report copy the
+                // whole table (copy on write), thousands of entries per advertisement in a crowd.
+                s.scan = nil
+                var changed = false
+                for report in reports where scan.collector.add(report) { changed = true }
                 var continuation: CheckedContinuation<Void, Never>?
-                if let stop = scan.stop, stop(scan.collector.results) {
+                // Only a change of the results can change what `stop` says.
+                if changed, let stop = scan.stop, stop(scan.collector.results) {
                     scan.done = true
                     continuation = scan.continuation
                     scan.continuation = nil

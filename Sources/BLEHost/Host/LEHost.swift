@@ -8,7 +8,7 @@ import NIOConcurrencyHelpers
 ///
 /// It knows nothing of SMP: a connection's ``LEConnection/attBearer`` is an `ATTBearer`, and a
 /// GATT client (or server) runs over it exactly as over a kernel L2CAP socket. Call ``start()``
-/// once, then ``scan(for:service:until:)`` and ``connect(to:parameters:timeout:)``, or
+/// once, then ``scan(for:service:until:matching:)`` and ``connect(to:parameters:timeout:)``, or
 /// ``accept(advertising:)``, as often as needed, and ``close()`` at the end. Pairing and
 /// encryption are not supported.
 public final class LEHost: Sendable {
