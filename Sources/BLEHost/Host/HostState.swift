@@ -37,6 +37,8 @@ struct HostState: Sendable {
     /// disconnect (the queue was full).
     var strayCount = 0
     var straysIgnored = 0
+    /// Switching the last scan off, in the background after its deadline; ``LEHost/close()`` waits for it.
+    var scanStop: Task<Void, Never>?
     /// Connections with a Remote Connection Parameter Request reply on its way (one at a time each).
     var parameterReplies: Set<UInt16> = []
     /// ACL fragments joined into L2CAP PDUs.

@@ -177,11 +177,12 @@ extension LEHost {
         guard let session else { throw .closed(state.withLockedValue { $0.closedReason } ?? "the scan was abandoned") }
         // Switching the scan off may wait for the controller: the caller has its results now.
         handedOver = true
-        clock.task { [self] in
+        let stopping = clock.task { [self] in
             abandonOptionalCommand()
             _ = await runOptional(.leSetScanEnable(false))
             procedureGate.leave()
         }
+        state.withLockedValue { $0.scanStop = stopping }
         return session.collector.results
     }
 

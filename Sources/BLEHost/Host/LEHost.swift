@@ -172,8 +172,11 @@ public final class LEHost: Sendable {
     /// Whether the host has stopped (closed, or its link to the controller ended).
     public var isClosed: Bool { state.withLockedValue { $0.closedReason != nil } }
 
-    /// Disconnects every connection, ends the reader and closes the transport.
+    /// Switches a finished scan off (at most the optional-command timeout), disconnects every
+    /// connection, ends the reader and closes the transport: the controller is left idle for the
+    /// next host (a TCP virtual controller outlives its hosts).
     public func close() async {
+        if let stopping = state.withLockedValue({ $0.scanStop }) { await stopping.value }
         let connections = state.withLockedValue { Array($0.connections.values) }
         for connection in connections { await connection.disconnect() }
         await transport.close()
