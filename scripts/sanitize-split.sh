@@ -24,8 +24,9 @@ for target in "$@"; do
     --experimental-maximum-parallelization-width "$width" --filter "^$target\\." >"$log" 2>&1
   code=$?
   reports=$(grep -c -E "^WARNING: ThreadSanitizer|^==[0-9]+==ERROR: AddressSanitizer" "$log" || true)
-  passed=$(grep -c -E "^✔ Test .* passed" "$log" || true)
-  failed=$(grep -c -E "^✘ Test .* failed" "$log" || true)
+  # Swift Testing's lines per test (not the last "Test run with N tests" line).
+  passed=$(grep -E "^✔ Test .* passed after" "$log" | grep -c -v "^✔ Test run with" || true)
+  failed=$(grep -E "^✘ Test .* failed after" "$log" | grep -c -v "^✘ Test run with" || true)
   line="$target: exit $code, $passed passed, $failed failed, $reports sanitizer report(s), $(( $(date +%s) - started )) s"
   echo "$line" | tee -a "$summary"
   if [[ $code -ne 0 || $reports -gt 0 ]]; then status=1; fi
