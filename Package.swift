@@ -345,7 +345,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "BLEHostTests", dependencies: ["BLEHost", "GATT"], swiftSettings: strict),
+        .testTarget(
+            name: "BLEHostTests",
+            dependencies: [
+                "BLEHost", "GATT", "SMP", "SMPTestSupport", "SMPTestTraits", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
         .testTarget(
             name: "McuMgrFleetTests",
             dependencies: [

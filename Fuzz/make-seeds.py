@@ -143,6 +143,7 @@ def main():
     serial_frames(responses)
     att_gatt()
     hci_l2cap()
+    hci_host()
 
 
 def pieces_of(stream, size):
@@ -297,6 +298,44 @@ def hci_l2cap():
         write("fuzz-hci-l2cap", f"event-{index}", b"\x00" + bytes(event))
     write("fuzz-hci-l2cap", "signal-update", b"\x01" + update)
     write("fuzz-hci-l2cap", "advertising", b"\x01" + advertising)
+
+
+def hci_host():
+    """fuzz-hci-host: a scenario byte (0 scan, 1 find, 2 connect and GATT, 3 accept; bit 7 a
+    flood) and what the controller sends, in any order; made by bumble."""
+    from bumble import hci
+
+    def address(n):
+        return hci.Address(f"C0:11:22:33:{n >> 8:02X}:{n & 0xFF:02X}", hci.Address.RANDOM_DEVICE_ADDRESS)
+
+    def report(n, data, event_type=0):
+        return bytes(hci.HCI_LE_Advertising_Report_Event(reports=[hci.HCI_LE_Advertising_Report_Event.Report(
+            event_type=event_type, address_type=1, address=address(n), data=data, rssi=-60)]))
+
+    def completed(handle, n, role=0):
+        return bytes(hci.HCI_LE_Connection_Complete_Event(
+            status=0, connection_handle=handle, role=role, peer_address_type=1, peer_address=address(n), connection_interval=6,
+            peripheral_latency=0, supervision_timeout=200, central_clock_accuracy=0))
+
+    def acl(handle, payload, channel=4):
+        pdu = struct.pack("<HH", len(payload), channel) + payload
+        return bytes(hci.HCI_AclDataPacket(connection_handle=handle, pb_flag=2, bc_flag=0, data_total_length=len(pdu), data=pdu))
+
+    advert = bytes([2, 1, 6, 3, 3, 0x34, 0x12, 4, 9]) + b"smp"
+    write("fuzz-hci-host", "scan-adverts", b"\x00" + b"".join(report(n, advert) for n in range(4)))
+    write("fuzz-hci-host", "find-scan-response",
+          b"\x01" + report(1, bytes([2, 1, 6, 3, 3, 0x34, 0x12])) + report(1, bytes([4, 9]) + b"smp", event_type=4))
+    write("fuzz-hci-host", "flood-connections", b"\x80" + b"".join(completed(0x100 + n, n) for n in range(8)))
+    gatt = (acl(0x40, bytes([0x03, 0x00, 0x02])) + acl(0x40, bytes([0x11, 0x06, 0x01, 0x00, 0x05, 0x00, 0x34, 0x12]))
+            + acl(0x40, bytes([0x12, 1, 8, 0, 6, 0, 6, 0, 0, 0, 0xC8, 0]), channel=5) + acl(0x40, bytes([0x0B, 0x01]), channel=6))
+    scan_done = bytes(hci.HCI_Command_Complete_Event(num_hci_command_packets=1, command_opcode=0x200C, return_parameters=b"\x00"))
+    write("fuzz-hci-host", "connect-gatt", b"\x02" + report(1, bytes([4, 9]) + b"dev") + scan_done + gatt)
+    write("fuzz-hci-host", "accept-peripheral", b"\x03" + completed(0x41, 9, role=1) + acl(0x41, bytes([0x02, 0x17, 0x00])))
+    out_of_order = (bytes(hci.HCI_Disconnection_Complete_Event(status=0, connection_handle=0x40, reason=0x13))
+                    + bytes(hci.HCI_Command_Status_Event(status=0, num_hci_command_packets=1, command_opcode=0x200D))
+                    + completed(0x40, 1) + completed(0x40, 1)
+                    + bytes(hci.HCI_Number_Of_Completed_Packets_Event(connection_handles=[0x40], num_completed_packets=[9])))
+    write("fuzz-hci-host", "events-out-of-order", b"\x02" + out_of_order)
 
 
 if __name__ == "__main__":

@@ -31,8 +31,13 @@ struct FleetOptions: ParsableArguments {
         valueName: "range"))
     var udpRange: String?
 
-    @Option(name: .customLong("concurrency"), help: "Most devices at once (default: all UDP devices; one per Bluetooth adapter and serial port).")
+    @Option(name: .customLong("concurrency"), help: "Most devices at once (default \(FleetOptions.defaultConcurrency); one per Bluetooth adapter and serial port).")
     var concurrency: Int?
+
+    /// Devices at once without `--concurrency`: a session costs ~15 KB while it runs, so a list of
+    /// 100 000 UDP devices must not start them all at once (issue 33: `fleet list` of 20 000
+    /// unreachable devices peaked at 313 MB all at once, 77 MB 1024 at a time).
+    static let defaultConcurrency = 1024
 
     @Option(name: [.customShort("t"), .customLong("timeout")], help: ArgumentHelp(
         "Seconds to wait for each response (default 5; upload chunks 2; \(GlobalOptions.timeoutOption.range)).", valueName: "seconds"),
@@ -63,7 +68,7 @@ struct FleetOptions: ParsableArguments {
     }
 
     /// The concurrency the options ask for.
-    var fleetConcurrency: FleetConcurrency { FleetConcurrency(limit: concurrency) }
+    var fleetConcurrency: FleetConcurrency { FleetConcurrency(limit: concurrency ?? Self.defaultConcurrency) }
 
     /// How every device is reached: `mcumgr`'s transports (the built-in simulator too) with the options' timing.
     var connector: FleetConnector {

@@ -1,3 +1,4 @@
+import DequeModule
 import GATT
 
 /// Everything the host's tasks share, behind the host's one lock.
@@ -24,8 +25,22 @@ struct HostState: Sendable {
     var credits = ACLCredits(total: 1)
     /// Senders waiting for an ACL buffer, in order.
     var creditWaiters: [CreditWaiter] = []
-    /// Open connections by handle.
+    /// Open connections by handle: only those a connection attempt or advertising asked for, at
+    /// most ``LEHost/Configuration/maximumConnections``.
     var connections: [UInt16: LEConnection] = [:]
+    /// Handles of connections nobody asked for (unsolicited LE Connection Complete), waiting to be
+    /// disconnected by the one stray reaper; at most ``LEHost/strayCapacity``, the rest left alone.
+    var strays = Deque<UInt16>()
+    /// Whether the stray reaper task runs.
+    var reaping = false
+    /// Unsolicited connections reported so far, and how many of them were not queued for a
+    /// disconnect (the queue was full).
+    var strayCount = 0
+    var straysIgnored = 0
+    /// Switching the last scan off, in the background after its deadline; ``LEHost/close()`` waits for it.
+    var scanStop: Task<Void, Never>?
+    /// Connections with a Remote Connection Parameter Request reply on its way (one at a time each).
+    var parameterReplies: Set<UInt16> = []
     /// ACL fragments joined into L2CAP PDUs.
     var reassembler: L2CAPReassembler
 

@@ -24,6 +24,10 @@ public final class LEConnection: Sendable {
     private let sendGate = AsyncGate()
     private let link: NIOLockedValueBox<Link>
     private let endWaiters = NIOLockedValueBox<[CheckedContinuation<Void, Never>]>([])
+    /// Answers to the peer (signalling responses, Pairing Failed) on their way; past
+    /// ``maximumAnswers`` a peer's further requests are dropped, so a flood costs no task each.
+    private let answers = NIOLockedValueBox(0)
+    static let maximumAnswers = 4
 
     /// The link as the controller last reported it.
     public struct Link: Sendable, Hashable {
@@ -183,7 +187,9 @@ public final class LEConnection: Sendable {
             host.logger.debug("\(why)")
         case .respond(let response, let update):
             host.logger.info("L2CAP signalling 0x\(hex(signal.code)) from \(peer): answering 0x\(hex(response.code))")
+            guard takeAnswerSlot() else { return }
             host.clock.task { [self] in
+                defer { releaseAnswerSlot() }
                 do {
                     try await send(L2CAPPDU(channel: L2CAPSignal.channel, payload: response.bytes))
                 } catch {
@@ -202,6 +208,25 @@ public final class LEConnection: Sendable {
         let text = "the device asked for pairing; this HCI host does not pair or encrypt"
         link.withLockedValue { if $0.securityRequired == nil { $0.securityRequired = text } }
         host.logger.warning("\(text)")
-        host.clock.task { [self] in try? await send(L2CAPPDU(channel: 0x0006, payload: [0x05, 0x05])) }
+        guard takeAnswerSlot() else { return }
+        host.clock.task { [self] in
+            defer { releaseAnswerSlot() }
+            try? await send(L2CAPPDU(channel: 0x0006, payload: [0x05, 0x05]))
+        }
+    }
+
+    /// Takes one of the ``maximumAnswers`` slots for an answer to the peer; false (logged) when all are taken.
+    private func takeAnswerSlot() -> Bool {
+        let taken = answers.withLockedValue { count -> Bool in
+            guard count < Self.maximumAnswers else { return false }
+            count += 1
+            return true
+        }
+        if !taken { host.logger.debug("\(Self.maximumAnswers) answers to \(peer) already on their way; a request is dropped") }
+        return taken
+    }
+
+    private func releaseAnswerSlot() {
+        answers.withLockedValue { $0 -= 1 }
     }
 }

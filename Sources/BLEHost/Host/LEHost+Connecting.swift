@@ -18,6 +18,9 @@ extension LEHost {
         let id = try state.withLockedValue { s -> Result<Int, LEHostError> in
             if let reason = s.closedReason { return .failure(.closed(reason)) }
             guard s.info != nil else { return .failure(.closed("the host has not been started")) }
+            guard s.connections.count < configuration.maximumConnections else {
+                return .failure(.busy("the LE host already keeps \(s.connections.count) connections, its most"))
+            }
             let id = s.makeID()
             s.connect = Pending(id: id)
             s.connectPeer = peer
@@ -50,7 +53,10 @@ extension LEHost {
         }
     }
 
-    /// LE Connection Complete: registers the connection before any of its data is read, then hands it to the waiter.
+    /// LE Connection Complete: a connection an attempt (or advertising) waits for is registered
+    /// before any of its data is read, then handed to the waiter. Any other — nobody asked for it,
+    /// its attempt gave up, its handle is taken, the host is full — is never registered and costs
+    /// no task: its handle goes to the stray reaper, which disconnects it at a bounded rate.
     func connectionCompleted(_ complete: LEConnectionComplete) {
         guard complete.status == .success else {
             let id = state.withLockedValue { s in s.connect.flatMap { $0.result == nil ? $0.id : nil } }
@@ -62,20 +68,75 @@ extension LEHost {
             }
             return
         }
-        let connection = LEConnection(host: self, complete: complete, attMTU: max(23, configuration.attMTU))
         // As central it answers a connection attempt; as peripheral, advertising.
         let slot: WritableKeyPath<HostState, Pending<LEConnection>?> = complete.isCentral ? \.connect : \.advertising
-        let id = state.withLockedValue { s -> Int? in
+        let limit = configuration.maximumConnections
+        let accepted = state.withLockedValue { s -> (LEConnection, Int)? in
+            guard let pending = s[keyPath: slot], pending.result == nil else { return nil }
+            guard s.connections[complete.handle] == nil, s.connections.count < limit else { return nil }
+            // As central, only the peer asked for (a controller may report any completion while an attempt waits).
+            if complete.isCentral, let asked = s.connectPeer, asked.bytes != complete.peer.bytes { return nil }
+            let connection = LEConnection(host: self, complete: complete, attMTU: max(23, configuration.attMTU))
             s.connections[complete.handle] = connection
             s.reassembler.open(handle: complete.handle)
-            guard let pending = s[keyPath: slot], pending.result == nil else { return nil }
-            return pending.id
+            return (connection, pending.id)
         }
-        guard let id, self.complete(id, at: slot, with: .success(connection)) else {
-            let waiter = complete.isCentral ? "no attempt waiting (cancelled or timed out)" : "advertising stopped"
-            logger.notice("a connection with \(complete.peer) completed with \(waiter); disconnecting it")
-            clock.task { await connection.disconnect() }
-            return
+        if let accepted {
+            let (connection, id) = accepted
+            if self.complete(id, at: slot, with: .success(connection)) { return }
+            // The attempt gave up between the two locks.
+            connectionEnded(handle: complete.handle, reason: .localHostTerminated, only: connection)
+        }
+        strayed(complete)
+    }
+
+    /// A connection nobody waits for: queued for the reaper, unless its handle is one the host
+    /// keeps (a controller reporting a live handle twice) or the queue is full.
+    private func strayed(_ complete: LEConnectionComplete) {
+        let handle = complete.handle
+        let (count, queued, startReaper) = state.withLockedValue { s -> (Int, Bool, Bool) in
+            s.strayCount += 1
+            guard s.closedReason == nil, s.connections[handle] == nil, s.strays.count < Self.strayCapacity, !s.strays.contains(handle) else {
+                s.straysIgnored += 1
+                return (s.strayCount, false, false)
+            }
+            s.strays.append(handle)
+            let start = !s.reaping
+            s.reaping = true
+            return (s.strayCount, true, start)
+        }
+        // A flood is logged at its first event and then at each power of two, not event by event.
+        if count & (count - 1) == 0 {
+            let waiter = complete.isCentral ? "no connection attempt waiting" : "no advertising waiting"
+            logger.notice(
+                "a connection with \(complete.peer) (handle 0x\(hex(handle))) completed with \(waiter); \(count) such so far, disconnected at most \(Self.strayDisconnectRate) a second\(queued ? "" : " (this one left alone)")")
+        }
+        if startReaper { clock.task { [self] in await reapStrays() } }
+    }
+
+    /// Disconnects the queued strays one at a time, at most ``strayDisconnectRate`` a second, and
+    /// ends when the queue is empty (the next stray starts it again).
+    private func reapStrays() async {
+        let pause = Duration.seconds(1) / Self.strayDisconnectRate
+        while true {
+            let next = state.withLockedValue { s -> UInt16? in
+                guard s.closedReason == nil, let handle = s.strays.popFirst() else {
+                    s.reaping = false
+                    return nil
+                }
+                return handle
+            }
+            guard let handle = next else { return }
+            // A handle the host keeps by now (the controller reused it for a connection asked for) stays.
+            if state.withLockedValue({ $0.connections[handle] }) == nil {
+                _ = await runOptional(.disconnect(handle: handle, reason: .remoteUserTerminated))
+            }
+            do {
+                try await clock.sleep(for: pause)
+            } catch {
+                state.withLockedValue { $0.reaping = false }
+                return
+            }
         }
     }
 

@@ -69,9 +69,14 @@ extension LEHost {
         case .advertisingReports(let reports):
             let continuation = state.withLockedValue { s -> CheckedContinuation<Void, Never>? in
                 guard var scan = s.scan, !scan.done else { return nil }
-                for report in reports { scan.collector.add(report) }
+                // Moved out and back: a copy left in the state would make each report copy the
+                // whole table (copy on write), thousands of entries per advertisement in a crowd.
+                s.scan = nil
+                var changed = false
+                for report in reports where scan.collector.add(report) { changed = true }
                 var continuation: CheckedContinuation<Void, Never>?
-                if let stop = scan.stop, stop(scan.collector.results) {
+                // Only a change of the results can change what `stop` says.
+                if changed, let stop = scan.stop, stop(scan.collector.results) {
                     scan.done = true
                     continuation = scan.continuation
                     scan.continuation = nil
@@ -87,7 +92,17 @@ extension LEHost {
             logger.info("connection 0x\(hex(handle)) parameters: interval \(Double(interval) * 1.25) ms, latency \(latency) (\(status))")
         case .remoteConnectionParameterRequest(let handle, let minimum, let maximum, let latency, let timeout):
             let parameters = LEConnectionParameters(minimumInterval: minimum, maximumInterval: maximum, latency: latency, supervisionTimeout: timeout)
+            // One reply on its way per connection the host keeps: a flood of requests costs no task each.
+            let answer = state.withLockedValue { s -> Bool in
+                guard s.connections[handle] != nil else { return false }
+                return s.parameterReplies.insert(handle).inserted
+            }
+            guard answer else {
+                logger.debug("Remote Connection Parameter Request for handle 0x\(hex(handle)) ignored (no such connection, or a reply is on its way)")
+                return
+            }
             clock.task { [self] in
+                defer { _ = state.withLockedValue { $0.parameterReplies.remove(handle) } }
                 if parameters.isValid {
                     _ = await runOptional(.leRemoteConnectionParameterRequestReply(handle: handle, parameters: parameters))
                 } else {

@@ -8,7 +8,7 @@ import NIOConcurrencyHelpers
 ///
 /// It knows nothing of SMP: a connection's ``LEConnection/attBearer`` is an `ATTBearer`, and a
 /// GATT client (or server) runs over it exactly as over a kernel L2CAP socket. Call ``start()``
-/// once, then ``scan(for:service:until:)`` and ``connect(to:parameters:timeout:)``, or
+/// once, then ``scan(for:service:until:matching:)`` and ``connect(to:parameters:timeout:)``, or
 /// ``accept(advertising:)``, as often as needed, and ``close()`` at the end. Pairing and
 /// encryption are not supported.
 public final class LEHost: Sendable {
@@ -32,12 +32,17 @@ public final class LEHost: Sendable {
         public var request2MPHY: Bool
         /// The host's own random static address; nil makes one.
         public var address: LEAddress?
+        /// The most connections the host keeps at once (those it made or accepted); a connection
+        /// attempt past it fails as busy. Connections the controller reports that nobody asked for
+        /// are never kept: they are disconnected, at most ``LEHost/strayDisconnectRate`` a second.
+        public var maximumConnections: Int
 
         /// Makes a configuration.
         public init(
             commandTimeout: Duration = .seconds(5), optionalCommandTimeout: Duration = .seconds(1),
             connectionParameters: LEConnectionParameters = LEConnectionParameters(), connectTimeout: Duration = .seconds(10),
-            attMTU: Int = 517, requestDataLength: Bool = true, request2MPHY: Bool = true, address: LEAddress? = nil
+            attMTU: Int = 517, requestDataLength: Bool = true, request2MPHY: Bool = true, address: LEAddress? = nil,
+            maximumConnections: Int = 8
         ) {
             self.commandTimeout = commandTimeout
             self.optionalCommandTimeout = optionalCommandTimeout
@@ -47,6 +52,7 @@ public final class LEHost: Sendable {
             self.requestDataLength = requestDataLength
             self.request2MPHY = request2MPHY
             self.address = address
+            self.maximumConnections = max(1, maximumConnections)
         }
     }
 
@@ -166,13 +172,22 @@ public final class LEHost: Sendable {
     /// Whether the host has stopped (closed, or its link to the controller ended).
     public var isClosed: Bool { state.withLockedValue { $0.closedReason != nil } }
 
-    /// Disconnects every connection, ends the reader and closes the transport.
+    /// Switches a finished scan off (at most the optional-command timeout), disconnects every
+    /// connection, ends the reader and closes the transport: the controller is left idle for the
+    /// next host (a TCP virtual controller outlives its hosts).
     public func close() async {
+        if let stopping = state.withLockedValue({ $0.scanStop }) { await stopping.value }
         let connections = state.withLockedValue { Array($0.connections.values) }
         for connection in connections { await connection.disconnect() }
         await transport.close()
         shutDown("the host was closed")
     }
+
+    /// Unsolicited connections queued for a disconnect at most; past it they are left to the
+    /// controller (counted and logged), so a flood of LE Connection Complete events costs no memory.
+    static let strayCapacity = 64
+    /// Unsolicited connections disconnected per second at most (one Disconnect command at a time).
+    public static let strayDisconnectRate = 20
 
     /// Disconnection Complete, Encryption Change, Hardware Error, Data Buffer Overflow, Encryption Key Refresh, LE Meta.
     static let eventMask: UInt64 = 1 << 4 | 1 << 7 | 1 << 15 | 1 << 25 | 1 << 47 | 1 << 61

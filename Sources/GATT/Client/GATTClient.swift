@@ -29,6 +29,9 @@ public actor GATTClient {
     public static let defaultMTU = 23
     /// The largest ATT_MTU the spec allows for LE (the largest attribute value, 512, plus headers).
     public static let maximumMTU = 517
+    /// Events ``events`` holds unread at most: past it a peer's flood of notifications drops the
+    /// oldest unread, so memory stays bounded while the reader lags (the last event, `.closed`, is kept).
+    public static let eventCapacity = 1024
 
     /// The bearer the client runs over.
     public nonisolated let bearer: any ATTBearer
@@ -70,7 +73,7 @@ public actor GATTClient {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
-        (events, eventSink) = AsyncStream.makeStream(of: GATTClientEvent.self)
+        (events, eventSink) = AsyncStream.makeStream(of: GATTClientEvent.self, bufferingPolicy: .bufferingNewest(Self.eventCapacity))
         let inbound = bearer.inbound
         clock.task {
             for await event in inbound {

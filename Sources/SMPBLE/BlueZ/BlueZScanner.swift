@@ -60,8 +60,9 @@ public enum BLEScanner {
             switch read {
             case .bytes(let packet):
                 let reports = HCISocketPackets.advertisingReports(in: packet)
-                for report in reports { collector.add(report) }
-                if let stop, !reports.isEmpty, stop(collector.results.map(BLEScanResult.init)) { break reading }
+                var changed = false
+                for report in reports where collector.add(report) { changed = true }
+                if let stop, changed, stop(collector.results.map(BLEScanResult.init)) { break reading }
             case .end(let end):
                 if end != .closed { failure = end }
                 break reading
