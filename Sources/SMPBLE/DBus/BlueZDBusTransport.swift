@@ -159,7 +159,7 @@ public final class BlueZDBusTransport: SMPTransport {
             let (current, closed) = state.withLock { ($0.link, $0.closed) }
             if closed { throw .closed }
             if let current, current.endReason.withLock({ $0 }) == nil { return }
-            do {
+            do throws(BLEError) {
                 try await establish()
             } catch {
                 throw .unreachable(error.description)

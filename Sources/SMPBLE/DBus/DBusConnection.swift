@@ -96,6 +96,7 @@ final class DBusConnection: Sendable {
 
     /// Calls `member` of `interface` on `path` of `destination` and returns the reply's arguments,
     /// waiting at most `timeout` for the reply.
+    @discardableResult
     func call(
         _ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = [],
         timeout: Duration = .seconds(25)

@@ -3,7 +3,7 @@ import Glibc
 
 /// A D-Bus value as the BlueZ transport reads and writes it. The bytes are marshalled by libdbus
 /// (its message iterators); this is only their Swift form.
-enum DBusValue: Sendable, Hashable {
+indirect enum DBusValue: Sendable, Hashable {
     case byte(UInt8)
     case boolean(Bool)
     case int16(Int16)
