@@ -29,6 +29,11 @@ NAME=smp-sim-blevm
 C=$BLEVM_OUT/checks
 L=$BLEVM_OUT/logs
 mkdir -p "$C" "$L"
+# The unprivileged user of the D-Bus checks (dbus-daemon drops a uid without a passwd entry).
+grep -q '^smpuser:' /etc/passwd || {
+  echo 'smpuser:x:1000:1000:SMP checks:/tmp:/bin/sh' >>/etc/passwd
+  echo 'smpuser:x:1000:' >>/etc/group
+}
 failed=0
 sims=0
 SIM=""
@@ -52,7 +57,7 @@ wait_until() {
 
 # Every mcumgr call is bounded (its own timeouts are shorter; this is the backstop).
 mg() { timeout -k 5 120 mcumgr "$@"; }
-# The same as an unprivileged user (uid 1000, no groups, no capabilities), through D-Bus.
+# The same as an unprivileged user (smpuser, uid 1000, no groups, no capabilities), through D-Bus.
 mg_user() { setpriv --reuid=1000 --regid=1000 --clear-groups --inh-caps=-all env HOME=/tmp timeout -k 5 120 mcumgr "$@"; }
 # The option of the kernel's socket path: --ble-socket while bluetoothd runs (--ble would choose
 # its D-Bus API), plain --ble once it is stopped (the choice falls back to the socket).
@@ -367,14 +372,14 @@ c_bluez_fail_no_bluetoothd() { fails_with bluez-no-bluetoothd 'bluetoothd is not
 
 # --- smpmgr (smpclient over bleak, BlueZ's D-Bus API) ------------------------------------------------
 
-smpmgr() { PYTHONPATH=$BLEVM_IN/python PYTHONDONTWRITEBYTECODE=1 timeout -k 5 300 python3 -m smpmgr "$@"; }
+smpmgr() { PYTHONPATH=$BLEVM_IN/python PYTHONDONTWRITEBYTECODE=1 timeout -k 5 180 python3 -m smpmgr "$@"; }
 # bleak finds a device through discovery, which races the emulated controller's one report per
 # scan-enable: up to three attempts, each bounded.
 c_smpmgr_upload() {
   [ -d "$BLEVM_IN/python/smpmgr" ] || { echo "smpmgr is not in the inputs"; return 1; }
   for try in 1 2 3; do
     start=$(now_ms)
-    if smpmgr --ble $ADDRESS --timeout 10 image upload "$BLEVM_IN/image-a.bin" >"$C/smpmgr-try-$try.out" 2>&1; then
+    if smpmgr --ble $ADDRESS --timeout 10 --loglevel INFO image upload "$BLEVM_IN/image-a.bin" >"$C/smpmgr-try-$try.out" 2>&1; then
       echo $(( $(now_ms) - start )) >"$C/bench-smpmgr.ms"
       echo "uploaded on try $try"
       return 0

@@ -26,6 +26,11 @@ if [ ! -f "$python_cache/.installed" ] || [ "$(cat "$python_cache/.installed")" 
   rm -rf "$python_cache"
   # shellcheck disable=SC2086
   "$package_root/.venv/bin/pip" install --quiet --disable-pip-version-check --target "$python_cache" $wanted
+  # What smpmgr never imports (bumble's transport and its gRPC, crypto and HTTP stacks) stays out;
+  # the rest is compiled here (the host's Python is the guest's) into .pyc files checked by no source time
+  # that stay valid when copied: compiling it under TCG took minutes.
+  (cd "$python_cache" && rm -rf bumble* grpc* google cryptography* aiohttp* libusb* bin)
+  python3 -m compileall -q --invalidation-mode unchecked-hash "$python_cache" >/dev/null
   echo "$wanted" >"$python_cache/.installed"
 fi
 rm -rf "$dir/python"
