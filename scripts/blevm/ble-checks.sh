@@ -34,6 +34,12 @@ grep -q '^smpuser:' /etc/passwd || {
   echo 'smpuser:x:1000:1000:SMP checks:/tmp:/bin/sh' >>/etc/passwd
   echo 'smpuser:x:1000:' >>/etc/group
 }
+# The images where smpuser can read them (the input share is root's).
+U=/tmp/smpuser
+mkdir -p $U
+cp "$BLEVM_IN/image-a.bin" "$BLEVM_IN/image-b.bin" $U/
+chmod 755 $U
+chmod 644 $U/image-a.bin $U/image-b.bin
 failed=0
 sims=0
 SIM=""
@@ -325,7 +331,7 @@ c_bluez_scan() {
   echo "$out" | grep -q "$ADDRESS (random)  $NAME"
 }
 c_bluez_upgrade() {
-  upgrade_as_user "$BLEVM_IN/image-b.bin" --bluez $ADDRESS || return 1
+  upgrade_as_user "$U/image-b.bin" --bluez $ADDRESS || return 1
   grep 'connection parameters 12-24 (1.25 ms) asked' "$L/sim-$sims.err" | grep -q accepted
 }
 upgrade_as_user() {
@@ -336,7 +342,7 @@ upgrade_as_user() {
   return $status
 }
 c_bluez_upgrade_slot() { same_as_slot "$BLEVM_IN/image-b.bin" "$(stop_sim)"; }
-c_bluez_drop_upgrade() { upgrade_as_user "$BLEVM_IN/image-a.bin" --bluez $ADDRESS -t 3; }
+c_bluez_drop_upgrade() { upgrade_as_user "$U/image-a.bin" --bluez $ADDRESS -t 3; }
 c_bluez_drop_resumed() {
   slots=$(stop_sim)
   connections=$(grep -c 'central .* connected' "$L/sim-$sims.err")
