@@ -14,7 +14,7 @@ enum BLEChecksRun {
             script: BlueZVM.scripts.appendingPathComponent("ble-checks.sh"),
             inputs: [
                 inputs.appendingPathComponent("image-a.bin"), inputs.appendingPathComponent("image-b.bin"),
-                inputs.appendingPathComponent("python"),
+                inputs.appendingPathComponent("python.tar"),
             ], timeout: .seconds(2400))
     }
 

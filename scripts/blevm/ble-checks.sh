@@ -14,7 +14,7 @@
 # client holds the link's ATT channel.
 #
 # Inputs ($BLEVM_IN): image-a.bin and image-b.bin, MCUboot images of at least 200 KiB, and
-# python/, smpmgr and its packages (made by scripts/blevm/ble-inputs.sh). Results ($BLEVM_OUT): checks/NAME.{status,ms,out,err} for every
+# python.tar, smpmgr and its packages (made by scripts/blevm/ble-inputs.sh). Results ($BLEVM_OUT): checks/NAME.{status,ms,out,err} for every
 # check (status 0 is a pass), checks/NAME.mcumgr.{status,ms,err} for the failures item 4 asks
 # for (the command's own exit status, time and message), logs/ (bluetoothd, each simulator,
 # btvirt, an HCI trace of every controller in btsnoop format), summary. Exit status: the number of
@@ -378,11 +378,15 @@ c_bluez_fail_no_bluetoothd() { fails_with bluez-no-bluetoothd 'bluetoothd is not
 
 # --- smpmgr (smpclient over bleak, BlueZ's D-Bus API) ------------------------------------------------
 
-smpmgr() { PYTHONPATH=$BLEVM_IN/python PYTHONDONTWRITEBYTECODE=1 timeout -k 5 180 python3 -m smpmgr "$@"; }
+smpmgr() { PYTHONPATH=/tmp/python PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 timeout -k 5 180 python3 -m smpmgr "$@"; }
 # bleak finds a device through discovery, which races the emulated controller's one report per
 # scan-enable: up to three attempts, each bounded.
 c_smpmgr_upload() {
-  [ -d "$BLEVM_IN/python/smpmgr" ] || { echo "smpmgr is not in the inputs"; return 1; }
+  [ -f "$BLEVM_IN/python.tar" ] || { echo "smpmgr is not in the inputs"; return 1; }
+  mkdir -p /tmp/python && tar -C /tmp/python -xf "$BLEVM_IN/python.tar" || return 1
+  start=$(now_ms)
+  smpmgr --version || return 1
+  echo "python3 -m smpmgr --version: $(( $(now_ms) - start )) ms"
   for try in 1 2 3; do
     start=$(now_ms)
     if smpmgr --ble $ADDRESS --timeout 10 --loglevel INFO image upload "$BLEVM_IN/image-a.bin" >"$C/smpmgr-try-$try.out" 2>&1; then

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The inputs of the BLE checks (scripts/blevm/ble-checks.sh): two MCUboot images of 220 KiB,
 # versions 2.0.0 and 3.0.0, made by imgtool (the venv's, from scripts/bootstrap.sh) in DIR; and
-# DIR/python, smpmgr with its packages (bleak, dbus-fast, ...) for the guest's python3 (the host's
+# DIR/python.tar, smpmgr with its packages (bleak, dbus-fast, ...) for the guest's python3 (the host's
 # Python and glibc are the guest's: pip installs them once into .build/blevm/python, the cache).
 #
 #   scripts/blevm/ble-inputs.sh DIR
@@ -33,5 +33,7 @@ if [ ! -f "$python_cache/.installed" ] || [ "$(cat "$python_cache/.installed")" 
   python3 -m compileall -q --invalidation-mode unchecked-hash "$python_cache" >/dev/null
   echo "$wanted" >"$python_cache/.installed"
 fi
-rm -rf "$dir/python"
-cp -r "$python_cache" "$dir/python"
+# One file on the share: the guest unpacks it into its own disk (opening thousands of files over 9p
+# under TCG kept Python importing for minutes).
+rm -rf "$dir/python" "$dir/python.tar"
+tar -C "$python_cache" -cf "$dir/python.tar" .
