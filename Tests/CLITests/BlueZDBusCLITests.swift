@@ -12,12 +12,15 @@ struct BlueZDBusCLITests {
     private static func withPrivateBus<T>(_ body: (String) async throws -> T) async throws -> T {
         let directory = CLI.temporaryDirectory()
         let address = "unix:path=\(directory.path)/bus"
+        // The daemon forks and keeps what it inherits open: its output goes to a file, not to our pipe.
+        let pidFile = directory.appendingPathComponent("pid").path
         let started = try await Subprocess.run(
-            "/usr/bin/dbus-daemon",
-            ["--config-file=/usr/share/dbus-1/session.conf", "--address=\(address)", "--fork", "--print-pid", "--nosyslog"],
+            "/bin/sh",
+            ["-c", "exec /usr/bin/dbus-daemon --config-file=/usr/share/dbus-1/session.conf --address=\(address) --fork --print-pid --nosyslog >\(pidFile) 2>&1 </dev/null"],
             timeout: .seconds(30))
-        guard started.status == 0, let pid = Int32(started.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw ProcessError("dbus-daemon did not start: \(started)")
+        let printed = (try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? ""
+        guard started.status == 0, let pid = Int32(printed.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw ProcessError("dbus-daemon did not start: \(started) \(printed)")
         }
         defer { kill(pid, SIGTERM) }
         return try await body(address)

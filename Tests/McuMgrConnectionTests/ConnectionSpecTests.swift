@@ -144,8 +144,8 @@ struct ConnectionSpecTests {
          "'tcp:127.0.0.1' is not a valid hci: expected tcp:HOST:PORT, serial:PATH[@BAUD] or user:N"),
         ("ble", "peer_name=x,hci=user:x", .invalidValue(key: "hci", value: "user:x", expected: "tcp:HOST:PORT, serial:PATH[@BAUD] or user:N"),
          "'user:x' is not a valid hci: expected tcp:HOST:PORT, serial:PATH[@BAUD] or user:N"),
-        ("ble", "own_addr_type=random", .unknownKey(.ble, key: "own_addr_type", known: ["peer_id", "peer_name", "addr_type", "ctlr_name", "security", "hci"]),
-         "unknown key 'own_addr_type' in the Bluetooth LE connection string; use peer_id, peer_name, addr_type, ctlr_name, security or hci"),
+        ("ble", "own_addr_type=random", .unknownKey(.ble, key: "own_addr_type", known: ["peer_id", "peer_name", "addr_type", "ctlr_name", "security", "hci", "stack"]),
+         "unknown key 'own_addr_type' in the Bluetooth LE connection string; use peer_id, peer_name, addr_type, ctlr_name, security, hci or stack"),
     ])
     func badConnectionStrings(type: String, connString: String, error: ConnectionStringError, message: String) {
         #expect(throws: error) { try ConnectionSpec(type: type, connString: connString) }

@@ -174,10 +174,11 @@ upgrade_and_verify() {
   echo "$list" | primary_flags | grep -q 'active confirmed' || { echo "slot 0 is not active and confirmed"; return 1; }
 }
 
-# same_as_slot FILE DIR: the bytes of FILE are those of image 0's slot 0 in the simulator's dump.
+# same_as_slot FILE DIR [SLOT]: the bytes of FILE are those of image 0's slot SLOT (0 unless
+# given: after an upgrade; 1 after an upload alone) in the simulator's dump.
 same_as_slot() {
   size=$(stat -c %s "$1")
-  cmp -n "$size" "$1" "$2/image-0-slot-0.bin" && echo "slot 0 holds the $size bytes of $1"
+  cmp -n "$size" "$1" "$2/image-0-slot-${3:-0}.bin" && echo "slot ${3:-0} holds the $size bytes of $1"
 }
 
 # uploads_resumed LOG FILE: the simulator's request log shows the upload resumed after the drop
@@ -398,7 +399,7 @@ c_smpmgr_upload() {
   done
   return 1
 }
-c_smpmgr_slot() { same_as_slot "$BLEVM_IN/image-a.bin" "$(stop_sim)"; }
+c_smpmgr_slot() { same_as_slot "$BLEVM_IN/image-a.bin" "$(stop_sim)" 1; }
 
 # --- upload times through each path (one fresh simulator each; see Benchmarks/results) -----------
 
@@ -409,7 +410,7 @@ bench_upload() {
   start=$(now_ms)
   mg "$@" image upload "$BLEVM_IN/image-a.bin" || return 1
   echo $(( $(now_ms) - start )) >"$C/bench-$name.ms"
-  same_as_slot "$BLEVM_IN/image-a.bin" "$(stop_sim)"
+  same_as_slot "$BLEVM_IN/image-a.bin" "$(stop_sim)" 1
 }
 c_bench_socket() { start_sim && bench_upload socket --ble-socket $ADDRESS --ble-type random; }
 c_bench_bluez() { start_sim && bench_upload bluez --bluez $ADDRESS; }

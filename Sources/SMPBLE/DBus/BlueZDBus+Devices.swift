@@ -12,7 +12,7 @@ extension BlueZDBus {
     /// before it is switched off and on again (an emulated controller reports an advertiser once
     /// per scan-enable, and the kernel may drop that report while discovery is being switched on).
     static let discoveryPoll: Duration = .milliseconds(200)
-    static let discoveryRestart: Duration = .seconds(3)
+    static let discoveryRestart: Duration = .seconds(2)
 
     /// The device the search names under `adapter`: one bluetoothd already knows (bonded, or seen
     /// earlier) at once, else the first that discovery (LE only; the SMP service's UUID when the
