@@ -8,21 +8,17 @@ import Testing
 /// BLE VM (BlueZVMTests).
 @Suite("mcumgr --bluez without bluetoothd")
 struct BlueZDBusCLITests {
-    /// A private message bus for one test, stopped at the end.
+    /// A private message bus for one test (dbus-daemon in the foreground), stopped at the end.
     private static func withPrivateBus<T>(_ body: (String) async throws -> T) async throws -> T {
         let directory = CLI.temporaryDirectory()
         let address = "unix:path=\(directory.path)/bus"
-        // The daemon forks and keeps what it inherits open: its output goes to a file, not to our pipe.
-        let pidFile = directory.appendingPathComponent("pid").path
-        let started = try await Subprocess.run(
-            "/bin/sh",
-            ["-c", "exec /usr/bin/dbus-daemon --config-file=/usr/share/dbus-1/session.conf --address=\(address) --fork --print-pid --nosyslog >\(pidFile) 2>&1 </dev/null"],
-            timeout: .seconds(30))
-        let printed = (try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? ""
-        guard started.status == 0, let pid = Int32(printed.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw ProcessError("dbus-daemon did not start: \(started) \(printed)")
+        let daemon = try Subprocess.launch(
+            "/usr/bin/dbus-daemon", ["--config-file=/usr/share/dbus-1/session.conf", "--address=\(address)", "--nofork", "--print-address", "--nosyslog"],
+            stdout: directory.appendingPathComponent("out"), stderr: directory.appendingPathComponent("err"))
+        defer { daemon.terminate() }
+        guard try await daemon.awaitOutput(within: .seconds(30), { $0.contains("unix:path=") ? true : nil }) == true else {
+            throw ProcessError("dbus-daemon did not start")
         }
-        defer { kill(pid, SIGTERM) }
         return try await body(address)
     }
 
