@@ -143,7 +143,7 @@ extension BlueZDBus {
 extension BlueZDBus {
     /// The devices advertising the SMP service that discovery reports within `duration`.
     func scan(adapter name: String?, duration: Duration, clock: SMPClock) async throws(BLEError) -> [BLEScanResult] {
-        let adapter = try self.adapter(name, in: try await objects())
+        let adapter = try Self.adapter(name, in: try await objects())
         let adapterName = String(adapter.split(separator: "/").last ?? "")
         let filter: [(String, DBusValue)] = [
             ("Transport", .string("le")), ("DuplicateData", .boolean(true)), ("UUIDs", .array(element: "s", [.string(Self.serviceUUID)])),

@@ -92,7 +92,7 @@ struct BlueZDBus: Sendable {
 
     /// The adapter's object path: `hciN` by name, by address, or the first one (sorted by path);
     /// it must be powered.
-    func adapter(_ name: String?, in objects: Objects) throws(BLEError) -> String {
+    static func adapter(_ name: String?, in objects: Objects) throws(BLEError) -> String {
         let adapters = objects.filter { $0.value[Self.adapterInterface] != nil }.sorted { $0.key < $1.key }
         guard !adapters.isEmpty else {
             throw .noAdapter("no Bluetooth adapter: bluetoothd manages none (list them with `bluetoothctl list`)")

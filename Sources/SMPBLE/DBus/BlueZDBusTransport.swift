@@ -184,7 +184,7 @@ public final class BlueZDBusTransport: SMPTransport {
             }
         }
         let objects = try await bluez.objects()
-        let adapter = try bluez.adapter(configuration.adapter, in: objects)
+        let adapter = try BlueZDBus.adapter(configuration.adapter, in: objects)
         let adapterName = String(adapter.split(separator: "/").last ?? "")
         let search = try BLEPeerSearch(configuration.peer, addressType: configuration.addressType)
         let device = try await bluez.findDevice(
