@@ -146,9 +146,15 @@ start_sim() {
   return 1
 }
 
-# stop_sim: stops it (it writes its slots to logs/slots-N); the slots' directory on stdout.
+# Whether process $1 has ended (gone, or a zombie: it wrote its slots before it exited).
+sim_gone() { [ ! -e "/proc/$1" ] || grep -q '^[0-9]* ([^)]*) [ZX]' "/proc/$1/stat" 2>/dev/null; }
+
+# stop_sim: stops it (it writes its slots to logs/slots-N); the slots' directory on stdout. Mostly
+# called inside $(…), a subshell whose `wait` returns at once (the simulator is not its child):
+# it polls until the simulator has ended, so the slots are there when the caller reads them.
 stop_sim() {
   kill $SIM 2>/dev/null
+  wait_until 30 sim_gone $SIM
   wait $SIM 2>/dev/null
   SIM=""
   echo "$L/slots-$sims"
