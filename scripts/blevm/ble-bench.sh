@@ -52,3 +52,17 @@ for client in socket bluez hci smpmgr; do
   ratio=$(awk -v a="${med[$client]:-0}" -v b="${med[bluez]:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "—" }')
   echo "| $name | $path | ${count[$client]} | ${med[$client]:-—} | ${range[$client]:-—} | $ratio |"
 done
+
+# Per run, the four side by side (load on the host machine changes from run to run; within a run
+# the four uploads are minutes apart).
+echo
+echo "| run | --ble-socket (s) | --bluez (s) | --hci user:0 (s) | smpmgr (s) |"
+echo "|---|---|---|---|---|"
+for run in "$@"; do
+  row="| $(basename "$run")"
+  for client in socket bluez hci smpmgr; do
+    value=$(collect $client "$run")
+    row="$row | ${value:-—}"
+  done
+  echo "$row |"
+done
