@@ -36,7 +36,12 @@ extension BlueZDBus {
                 if serviceOnly, !device.uuids.isEmpty, !device.uuids.contains(Self.serviceUUID) { return false }
                 return accepts(bytes, device.name)
             }
-            what = text
+            // The socket path's hint (--ble-type skips its scan) does not hold here: bluetoothd connects known devices only.
+            if text.contains("--ble-type"), let open = text.firstIndex(of: "(") {
+                what = String(text[..<open].dropLast())
+            } else {
+                what = text
+            }
             smpOnly = serviceOnly
         }
         if let known = BlueZDevice.all(under: adapter, in: try await objects()).first(where: matches) {
