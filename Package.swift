@@ -51,7 +51,7 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
-        // System libraries (Debian: libcbor-dev, libbluetooth-dev).
+        // System libraries (Debian: libcbor-dev, libbluetooth-dev, libdbus-1-dev).
         .systemLibrary(
             name: "CCBOR",
             pkgConfig: "libcbor",
@@ -61,6 +61,12 @@ let package = Package(
         // so that a program using UDP or serial alone runs without libbluetooth.so.3. No pkgConfig:
         // bluez.pc would add -lbluetooth to every link (the headers are in /usr/include).
         .systemLibrary(name: "CBlueZ"),
+        // libdbus-1 for BlueZ's D-Bus API (bluetoothd): every D-Bus byte is marshalled by libdbus.
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
 
         // Bytes as hex text and back (below CBOR and McuBoot, so every layer prints bytes alike).
         .target(name: "Hex", swiftSettings: strict),
@@ -117,10 +123,11 @@ let package = Package(
         ),
 
         // SMP over GATT: through the BlueZ kernel-socket path to real adapters (L2CAP LE, HCI scanning),
-        // and through our own LE host on an HCI controller (HCISession, HCIBLETransport).
+        // through bluetoothd's D-Bus API (libdbus-1: discovery, connect, AcquireWrite/AcquireNotify
+        // descriptors), and through our own LE host on an HCI controller (HCISession, HCIBLETransport).
         .target(
             name: "SMPBLE",
-            dependencies: ["SMP", "GATT", "BLEHost", "CBlueZ", "POSIXIO", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SMP", "GATT", "BLEHost", "CBlueZ", "CDBus", "POSIXIO", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
 

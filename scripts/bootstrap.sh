@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need when it is missing:
-#   - Debian packages libcbor-dev and libbluetooth-dev (and pkg-config); qemu-system-x86,
+#   - Debian packages libcbor-dev, libbluetooth-dev and libdbus-1-dev (and pkg-config); qemu-system-x86,
 #     qemu-utils and mmdebstrap for the BLE VM (scripts/blevm, docs/blevm.md),
 #   - a Python venv in .venv with the PyPI peers of scripts/requirements-peers.txt.
 # Safe to run again: it does nothing when everything is already there.
@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
-for pkg in libcbor-dev libbluetooth-dev pkg-config qemu-system-x86 qemu-utils mmdebstrap; do
+for pkg in libcbor-dev libbluetooth-dev libdbus-1-dev pkg-config qemu-system-x86 qemu-utils mmdebstrap; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then

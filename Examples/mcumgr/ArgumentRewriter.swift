@@ -10,7 +10,7 @@ import ArgumentParser
 ///   `datetime set VALUE`; a group with a default subcommand gets it named (`datetime` → `datetime get`).
 struct ArgumentRewriter {
     /// Global options that take a value.
-    static let valued: Set<String> = ["--udp", "--serial", "--baud", "--line-length", "--ble", "--ble-type", "--ble-adapter", "--ble-security", "--hci", "--conntype", "--connstring", "-c", "--conn", "-t", "--timeout", "-r", "--retries", "--tries", "--mtu", "--log-level"]
+    static let valued: Set<String> = ["--udp", "--serial", "--baud", "--line-length", "--ble", "--bluez", "--ble-socket", "--ble-type", "--ble-adapter", "--ble-security", "--hci", "--conntype", "--connstring", "-c", "--conn", "-t", "--timeout", "-r", "--retries", "--tries", "--mtu", "--log-level"]
     /// ArgumentParser's options of the program itself.
     static let toolOptions: Set<String> = ["--generate-completion-script", "--experimental-dump-help", "--version"]
     /// Global flags.

@@ -54,7 +54,7 @@ extension MCUmgr.Conn {
             }
             let spec: ConnectionSpec
             if type != nil || connString != nil {
-                guard global.udp == nil, global.ble == nil, !global.sim, !global.bleScan, global.connType == nil else {
+                guard global.udp == nil, global.ble == nil, global.bluez == nil, global.bleSocket == nil, !global.sim, !global.bleScan, global.connType == nil else {
                     throw CommandFailure(.usage, "give the connection either as options or as type=/connstring=, not both")
                 }
                 spec = try ConnectionSpec(type: type ?? "udp", connString: connString)

@@ -13,8 +13,9 @@ extension GlobalOptions {
             return (.serial(parameters), true)
         }
         let controller = try hci.map { text throws(ConnectionStringError) in try ConnectionSpec.hciController(option: text) }
-        if let ble {
-            var spec = try ConnectionSpec(bleOption: ble)
+        let stacked: (String, BLEStack?)? = ble.map { ($0, nil) } ?? bluez.map { ($0, .dbus) } ?? bleSocket.map { ($0, .socket) }
+        if case let (peer, stack)? = stacked {
+            var spec = try ConnectionSpec(bleOption: peer, stack: stack)
             if case .ble(var parameters) = spec {
                 parameters.controller = controller
                 parameters.addressType = bleType

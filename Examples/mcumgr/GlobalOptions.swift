@@ -16,8 +16,19 @@ struct GlobalOptions: ParsableArguments {
     var udp: String?
 
     @Option(name: .customLong("ble"), help: ArgumentHelp(
-        "Reach the device over Bluetooth LE by address or advertised name (with --hci: through our own LE host).", valueName: "address"))
+        "Reach the device over Bluetooth LE by address or advertised name: through bluetoothd (D-Bus) when it runs, else the kernel's socket (with --hci: through our own LE host).",
+        valueName: "address"))
     var ble: String?
+
+    @Option(name: .customLong("bluez"), help: ArgumentHelp(
+        "Reach the device over Bluetooth LE through bluetoothd's D-Bus API only (no root needed), by address or advertised name.",
+        valueName: "address"))
+    var bluez: String?
+
+    @Option(name: .customLong("ble-socket"), help: ArgumentHelp(
+        "Reach the device over Bluetooth LE through the kernel's L2CAP socket only (bluetoothd or not), by address or advertised name.",
+        valueName: "address"))
+    var bleSocket: String?
 
     @Flag(name: .customLong("ble-scan"), help: "Use the first SMP device a Bluetooth LE scan finds; alone, list the SMP devices found.")
     var bleScan = false
@@ -112,9 +123,11 @@ struct GlobalOptions: ParsableArguments {
     static let defaultRetries = 2
 
     func validate() throws {
-        let named = [udp != nil, serial != nil, ble != nil, bleScan, sim, connType != nil || connString != nil, profile != nil].filter { $0 }
+        let named = [
+            udp != nil, serial != nil, ble != nil, bluez != nil, bleSocket != nil, bleScan, sim, connType != nil || connString != nil, profile != nil,
+        ].filter { $0 }
         guard named.count <= 1 else {
-            throw ValidationError("name one connection: --udp, --serial, --ble, --ble-scan, --sim, --conntype/--connstring or -c NAME")
+            throw ValidationError("name one connection: --udp, --serial, --ble, --bluez, --ble-socket, --ble-scan, --sim, --conntype/--connstring or -c NAME")
         }
         if serial == nil, baud != nil || lineLength != nil || raw {
             throw ValidationError("--baud, --line-length and --raw go with --serial DEVICE")
@@ -135,11 +148,18 @@ struct GlobalOptions: ParsableArguments {
         if let udp {
             do { _ = try ConnectionSpec(udpOption: udp) } catch { throw ValidationError(error.description) }
         }
-        if ble == nil, !bleScan, bleType != nil || bleSecurity != nil {
+        let blePeer = ble ?? bluez ?? bleSocket
+        if blePeer == nil, !bleScan, bleType != nil || bleSecurity != nil {
             throw ValidationError("--ble-type and --ble-security go with --ble ADDRESS|NAME or --ble-scan")
         }
-        if bleType != nil, ble.map(ConnectionSpec.isBLEAddress) != true {
+        if bleType != nil, blePeer.map(ConnectionSpec.isBLEAddress) != true {
             throw ValidationError("--ble-type is the type of a device address: give --ble AA:BB:CC:DD:EE:FF")
+        }
+        if bluez != nil, bleSecurity != nil {
+            throw ValidationError("--ble-security is for the kernel's socket (--ble-socket): through bluetoothd, pair the device instead (bluetoothctl pair ADDRESS)")
+        }
+        if hci != nil, bluez != nil || bleSocket != nil {
+            throw ValidationError("--hci goes with --ble or --ble-scan: --bluez and --ble-socket name parts of BlueZ, --hci our own LE host")
         }
         if hci != nil, bleAdapter != nil || bleSecurity != nil {
             throw ValidationError("--ble-adapter and --ble-security are for the kernel's Bluetooth stack; --hci names the controller itself")

@@ -6,6 +6,10 @@ public enum BLEError: Error, Sendable, Hashable, CustomStringConvertible {
     case noAdapter(String)
     /// The adapter is there but powered off (down).
     case adapterOff(String)
+    /// bluetoothd does not answer on the system bus (it or the bus is not running).
+    case bluetoothdUnavailable(String)
+    /// The device requires pairing (an encrypted or authenticated link) that has not been done.
+    case notAuthorized(String)
     /// The process may not use the adapter (`EPERM`, `EACCES`).
     case permissionDenied(String)
     /// The device did not answer: not advertising, out of range, or the adapter is down (`EHOSTDOWN`).
@@ -26,7 +30,8 @@ public enum BLEError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .bluetoothUnavailable(let text), .noAdapter(let text), .adapterOff(let text), .permissionDenied(let text), .hostDown(let text),
-            .timeout(let text), .refused(let text), .busy(let text), .invalidAddress(let text), .io(let text):
+            .timeout(let text), .refused(let text), .busy(let text), .invalidAddress(let text), .io(let text),
+            .bluetoothdUnavailable(let text), .notAuthorized(let text):
             return text
         }
     }

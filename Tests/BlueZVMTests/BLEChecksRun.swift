@@ -12,7 +12,10 @@ enum BLEChecksRun {
         guard made.status == 0 else { throw ProcessError("scripts/blevm/ble-inputs.sh failed:\n\(made)") }
         return try await BlueZVM.run(
             script: BlueZVM.scripts.appendingPathComponent("ble-checks.sh"),
-            inputs: [inputs.appendingPathComponent("image-a.bin"), inputs.appendingPathComponent("image-b.bin")], timeout: .seconds(1500))
+            inputs: [
+                inputs.appendingPathComponent("image-a.bin"), inputs.appendingPathComponent("image-b.bin"),
+                inputs.appendingPathComponent("python.tar"),
+            ], timeout: .seconds(2400))
     }
 
     /// The run's result. When the VM could not run (the image did not build, qemu failed), the

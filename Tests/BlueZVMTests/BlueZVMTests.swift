@@ -4,8 +4,9 @@ import Testing
 
 /// Bluetooth LE through a real Linux kernel and BlueZ: a qemu guest with btvirt's two linked LE
 /// controllers, `mcumgr-sim --hci user:1` (our LE host as a peripheral) on one, `mcumgr` on the
-/// other through the kernel's L2CAP socket (with bluetoothd and without it) and through our own
-/// LE host on its user channel. One boot runs every check (scripts/blevm/ble-checks.sh); each test
+/// other through the kernel's L2CAP socket (with bluetoothd and without it), through bluetoothd's
+/// D-Bus API (`--bluez`, unprivileged), and through our own LE host on its user channel; smpmgr
+/// over bleak beside them. One boot runs every check (scripts/blevm/ble-checks.sh); each test
 /// reads the checks it is about. See docs/blevm.md.
 // Runs where qemu is installed and the VM image is cached or can be built (root, mmdebstrap);
 // elsewhere the suite is skipped, and `BlueZVM.mayRun` says why in one line on standard error.
@@ -74,6 +75,50 @@ struct BlueZVMTests {
     func bluetoothdHoldsTheLink() async throws {
         let result = try await BLEChecksRun.result()
         BLEChecksRun.expectPassed(["fail-busy", "busy-recovered"], in: result)
+    }
+
+    @Test(
+        "mcumgr --bluez through bluetoothd's D-Bus API as an unprivileged user: echo by address and by name, MTU 498 from AcquireWrite, image list, scan; --ble chooses it while bluetoothd runs"
+    )
+    func dbusPath() async throws {
+        let result = try await BLEChecksRun.result()
+        BLEChecksRun.expectPassed(
+            ["bluez-sim", "bluez-echo-address", "bluez-mtu", "bluez-echo-name", "bluez-default", "bluez-image-list", "bluez-scan"], in: result)
+        #expect(result.file("checks/bluez-scan.out")?.contains("C0:5A:17:00:00:01 (random)  smp-sim-blevm") == true)
+    }
+
+    @Test("mcumgr --bluez upgrades (220 KiB, test and confirm) as an unprivileged user, and resumes after the link drops in the middle; the slot holds the image")
+    func dbusUpgrade() async throws {
+        let result = try await BLEChecksRun.result()
+        BLEChecksRun.expectPassed(
+            ["bluez-upgrade-sim", "bluez-upgrade", "bluez-upgrade-slot", "bluez-drop-sim", "bluez-drop-upgrade", "bluez-drop-resumed"], in: result)
+        #expect(result.file("checks/bluez-drop-resumed.out")?.contains("upload requests carried") == true)
+    }
+
+    @Test(
+        "the D-Bus path fails in one line with exit status 3, in bounded time",
+        arguments: [
+            ("bluez-no-adapter", "no Bluetooth adapter: bluetoothd manages none"),
+            ("bluez-powered-off", "is powered off: power it on with `bluetoothctl power on`"),
+            ("bluez-unknown-adapter", "no Bluetooth adapter hci7 in bluetoothd"),
+            ("bluez-name-not-found", "no advertisement from an SMP device named 'nosuchdevice' within 10.0 seconds"),
+            ("bluez-permission", "permission denied"),
+            ("bluez-no-bluetoothd", "bluetoothd is not running"),
+        ])
+    func dbusFailure(check: String, phrase: String) async throws {
+        try await failure(check: check, phrase: phrase)
+    }
+
+    @Test("smpmgr (smpclient over bleak, BlueZ's D-Bus API) uploads the image to mcumgr-sim --hci user:1; the slot holds it")
+    func smpmgrOverBleak() async throws {
+        let result = try await BLEChecksRun.result()
+        BLEChecksRun.expectPassed(["smpmgr-sim", "smpmgr-upload", "smpmgr-slot"], in: result)
+    }
+
+    @Test("the same image uploads through the socket, D-Bus and user-channel paths (the times are recorded in checks/bench-*.ms)")
+    func benchUploads() async throws {
+        let result = try await BLEChecksRun.result()
+        BLEChecksRun.expectPassed(["bench-socket", "bench-bluez", "bench-hci"], in: result)
     }
 
     @Test("mcumgr --hci user:0: our LE host as the central on hci0's user channel echoes and upgrades against the same peripheral")

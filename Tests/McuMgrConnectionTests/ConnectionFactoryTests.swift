@@ -11,10 +11,10 @@ import Testing
 /// to programs, failures that name what failed, and plugging in a new transport.
 @Suite("Connection factory")
 struct ConnectionFactoryTests {
-    @Test("standard connects UDP, serial and both Bluetooth LE kinds, not the simulator: a program registers that itself")
+    @Test("standard connects UDP, serial and the three Bluetooth LE kinds, not the simulator: a program registers that itself")
     func standardKinds() async throws {
         let factory = ConnectionFactory.standard
-        #expect(TransportKind.allCases.filter(factory.isAvailable) == [.udp, .ble, .hci, .serial])
+        #expect(TransportKind.allCases.filter(factory.isAvailable) == [.udp, .ble, .bluez, .hci, .serial])
         await #expect(throws: ConnectionError.transportUnavailable(.simulator)) { try await factory.connect(.simulator) }
         #expect(ConnectionError.transportUnavailable(.simulator).description
             == "the built-in simulator is not available: no connector for it is registered with this connection factory")

@@ -60,6 +60,25 @@ struct ConnectionSpecTests {
         #expect(try ConnectionSpec(bleOption: "aa:bb:cc:dd:ee:ff").kind == .ble)
     }
 
+    @Test("stack=dbus|socket chooses the part of BlueZ: kinds bluez and ble; --bluez and --ble-socket make the same specs")
+    func blueZStack() throws {
+        let dbus = try ConnectionSpec(type: "ble", connString: "peer_name=board,stack=dbus")
+        #expect(dbus == .ble(BLEConnectionParameters(peer: .name("board"), stack: .dbus)))
+        #expect(dbus.kind == .bluez)
+        #expect(dbus.connectionString == "peer_name=board,stack=dbus")
+        #expect(try ConnectionSpec(bleOption: "board", stack: .dbus) == dbus)
+        let socket = try ConnectionSpec(type: "ble", connString: "AA:BB:CC:DD:EE:FF,stack=SOCKET")
+        #expect(socket == .ble(BLEConnectionParameters(peer: .address("AA:BB:CC:DD:EE:FF"), stack: .socket)))
+        #expect(socket.kind == .ble)
+        #expect(try ConnectionSpec(bleOption: "board").kind == .ble)
+        #expect(throws: ConnectionStringError.invalidValue(key: "stack", value: "kernel", expected: "dbus, socket")) {
+            try ConnectionSpec(type: "ble", connString: "peer_name=x,stack=kernel")
+        }
+        #expect(throws: ConnectionStringError.self) { try ConnectionSpec(type: "ble", connString: "peer_name=x,stack=dbus,hci=user:0") }
+        #expect(TransportKind.bluez.description == "Bluetooth LE through bluetoothd")
+        #expect(ConnectionFactory.standard.isAvailable(.bluez))
+    }
+
     @Test("HCI controllers: tcp, serial with baud rate, user channel", arguments: [
         ("tcp:127.0.0.1:9001", HCIController.tcp(host: "127.0.0.1", port: 9001)),
         ("tcp:[::1]:9001", .tcp(host: "::1", port: 9001)),
@@ -125,8 +144,8 @@ struct ConnectionSpecTests {
          "'tcp:127.0.0.1' is not a valid hci: expected tcp:HOST:PORT, serial:PATH[@BAUD] or user:N"),
         ("ble", "peer_name=x,hci=user:x", .invalidValue(key: "hci", value: "user:x", expected: "tcp:HOST:PORT, serial:PATH[@BAUD] or user:N"),
          "'user:x' is not a valid hci: expected tcp:HOST:PORT, serial:PATH[@BAUD] or user:N"),
-        ("ble", "own_addr_type=random", .unknownKey(.ble, key: "own_addr_type", known: ["peer_id", "peer_name", "addr_type", "ctlr_name", "security", "hci"]),
-         "unknown key 'own_addr_type' in the Bluetooth LE connection string; use peer_id, peer_name, addr_type, ctlr_name, security or hci"),
+        ("ble", "own_addr_type=random", .unknownKey(.ble, key: "own_addr_type", known: ["peer_id", "peer_name", "addr_type", "ctlr_name", "security", "hci", "stack"]),
+         "unknown key 'own_addr_type' in the Bluetooth LE connection string; use peer_id, peer_name, addr_type, ctlr_name, security, hci or stack"),
     ])
     func badConnectionStrings(type: String, connString: String, error: ConnectionStringError, message: String) {
         #expect(throws: error) { try ConnectionSpec(type: type, connString: connString) }
@@ -148,6 +167,8 @@ struct ConnectionSpecTests {
                                      controller: .serial(path: "/dev/ttyACM1", baudRate: 1_000_000))),
         .ble(BLEConnectionParameters(peer: .address("AA:BB:CC:DD:EE:FF"), controller: .tcp(host: "::1", port: 9001))),
         .ble(BLEConnectionParameters(peer: .name("x"), controller: .userChannel(index: 0))),
+        .ble(BLEConnectionParameters(peer: .address("AA:BB:CC:DD:EE:FF"), addressType: .random, adapter: "hci1", stack: .dbus)),
+        .ble(BLEConnectionParameters(peer: .name("x"), stack: .socket)),
         .serial(SerialConnectionParameters(device: "/dev/ttyACM0")),
         .serial(SerialConnectionParameters(device: "/dev/ttyACM0", baudRate: 1_000_000, maximumPacketSize: 2048, lineLength: 512, raw: true)),
         .simulator,

@@ -3,14 +3,18 @@
 #
 # The kernel's Bluetooth stack with btvirt's two linked LE-only controllers (hci0, hci1): the
 # simulated device (mcumgr-sim --hci user:1, our LE host as a peripheral) on hci1, taken from the
-# kernel; mcumgr as the central through the kernel's L2CAP socket on hci0 (--ble), with
-# bluetoothd running and without it; then mcumgr through our own LE host on hci0 (--hci user:0).
+# kernel; mcumgr as the central through the kernel's L2CAP socket on hci0 (--ble-socket with
+# bluetoothd running, --ble without it), through bluetoothd's D-Bus API (--bluez, as an
+# unprivileged user; --ble chooses it while bluetoothd runs), smpmgr over bleak (D-Bus) when its
+# packages are in the inputs; then mcumgr through our own LE host on hci0 (--hci user:0). The
+# bench-* checks upload the same image through each path to a fresh simulator, for the times side
+# by side (Benchmarks/results/).
 # The simulator asks for other connection parameters 5 s into each upgrade's connection (as a
 # Zephyr peripheral does); one check lets the kernel connect on its own so that bluetoothd's GATT
 # client holds the link's ATT channel.
 #
-# Inputs ($BLEVM_IN): image-a.bin and image-b.bin, MCUboot images of at least 200 KiB (made by
-# scripts/blevm/ble-inputs.sh). Results ($BLEVM_OUT): checks/NAME.{status,ms,out,err} for every
+# Inputs ($BLEVM_IN): image-a.bin and image-b.bin, MCUboot images of at least 200 KiB, and
+# python.tar, smpmgr and its packages (made by scripts/blevm/ble-inputs.sh). Results ($BLEVM_OUT): checks/NAME.{status,ms,out,err} for every
 # check (status 0 is a pass), checks/NAME.mcumgr.{status,ms,err} for the failures item 4 asks
 # for (the command's own exit status, time and message), logs/ (bluetoothd, each simulator,
 # btvirt, an HCI trace of every controller in btsnoop format), summary. Exit status: the number of
@@ -25,6 +29,17 @@ NAME=smp-sim-blevm
 C=$BLEVM_OUT/checks
 L=$BLEVM_OUT/logs
 mkdir -p "$C" "$L"
+# The unprivileged user of the D-Bus checks (dbus-daemon drops a uid without a passwd entry).
+grep -q '^smpuser:' /etc/passwd || {
+  echo 'smpuser:x:1000:1000:SMP checks:/tmp:/bin/sh' >>/etc/passwd
+  echo 'smpuser:x:1000:' >>/etc/group
+}
+# The images where smpuser can read them (the input share is root's).
+U=/tmp/smpuser
+mkdir -p $U
+cp "$BLEVM_IN/image-a.bin" "$BLEVM_IN/image-b.bin" $U/
+chmod 755 $U
+chmod 644 $U/image-a.bin $U/image-b.bin
 failed=0
 sims=0
 SIM=""
@@ -46,8 +61,14 @@ wait_until() {
   done
 }
 
-# Every mcumgr call is bounded (its own timeouts are shorter; this is the backstop).
-mg() { timeout -k 5 120 mcumgr "$@"; }
+# Every mcumgr call is bounded (its own timeouts are shorter; this is the backstop). 300 s: a
+# 220 KiB upload through our own LE host took over 120 s under TCG while the host machine was loaded.
+mg() { timeout -k 5 300 mcumgr "$@"; }
+# The same as an unprivileged user (smpuser, uid 1000, no groups, no capabilities), through D-Bus.
+mg_user() { setpriv --reuid=1000 --regid=1000 --clear-groups --inh-caps=-all env HOME=/tmp timeout -k 5 300 mcumgr "$@"; }
+# The option of the kernel's socket path: --ble-socket while bluetoothd runs (--ble would choose
+# its D-Bus API), plain --ble once it is stopped (the choice falls back to the socket).
+SOCK=--ble-socket
 
 # check NAME FUNCTION: runs FUNCTION, its output in checks/NAME.out and .err; records its status and time.
 check() {
@@ -126,9 +147,15 @@ start_sim() {
   return 1
 }
 
-# stop_sim: stops it (it writes its slots to logs/slots-N); the slots' directory on stdout.
+# Whether process $1 has ended (gone, or a zombie: it wrote its slots before it exited).
+sim_gone() { [ ! -e "/proc/$1" ] || grep -q '^[0-9]* ([^)]*) [ZX]' "/proc/$1/stat" 2>/dev/null; }
+
+# stop_sim: stops it (it writes its slots to logs/slots-N); the slots' directory on stdout. Mostly
+# called inside $(…), a subshell whose `wait` returns at once (the simulator is not its child):
+# it polls until the simulator has ended, so the slots are there when the caller reads them.
 stop_sim() {
   kill $SIM 2>/dev/null
+  wait_until 30 sim_gone $SIM
   wait $SIM 2>/dev/null
   SIM=""
   echo "$L/slots-$sims"
@@ -141,23 +168,24 @@ primary_hash() { awk '/image=0 slot=0/ { found = 1 } found && /hash:/ { print $2
 primary_flags() { awk '/image=0 slot=0/ { found = 1 } found && /flags:/ { $1 = ""; print; exit }'; }
 image_hash() { mg image info "$1" --json | grep -m1 '"value"' | sed 's/.*: *"\([0-9a-f]*\)".*/\1/'; }
 
-# upgrade_and_verify FILE CONNECTION...: a test-and-confirm upgrade of FILE; afterwards image
-# list shows FILE's hash in slot 0, active and confirmed.
+# upgrade_and_verify FILE CONNECTION...: a test-and-confirm upgrade of FILE (through $MG, mg by
+# default); afterwards image list shows FILE's hash in slot 0, active and confirmed.
 upgrade_and_verify() {
   file=$1
   shift
-  mg "$@" upgrade "$file" || return 1
-  list=$(mg "$@" image list) || return 1
+  ${MG:-mg} "$@" upgrade "$file" || return 1
+  list=$(${MG:-mg} "$@" image list) || return 1
   echo "$list"
   expected=$(image_hash "$file")
   [ -n "$expected" ] && [ "$(echo "$list" | primary_hash)" = "$expected" ] || { echo "slot 0 does not hold $file ($expected)"; return 1; }
   echo "$list" | primary_flags | grep -q 'active confirmed' || { echo "slot 0 is not active and confirmed"; return 1; }
 }
 
-# same_as_slot FILE DIR: the bytes of FILE are those of image 0's slot 0 in the simulator's dump.
+# same_as_slot FILE DIR [SLOT]: the bytes of FILE are those of image 0's slot SLOT (0 unless
+# given: after an upgrade; 1 after an upload alone) in the simulator's dump.
 same_as_slot() {
   size=$(stat -c %s "$1")
-  cmp -n "$size" "$1" "$2/image-0-slot-0.bin" && echo "slot 0 holds the $size bytes of $1"
+  cmp -n "$size" "$1" "$2/image-0-slot-${3:-0}.bin" && echo "slot ${3:-0} holds the $size bytes of $1"
 }
 
 # uploads_resumed LOG FILE: the simulator's request log shows the upload resumed after the drop
@@ -198,25 +226,25 @@ c_scan() {
   echo "$out" | grep -q "$ADDRESS (random)  $NAME"
 }
 c_echo_address() {
-  out=$(mg -v --ble $ADDRESS --ble-type random echo hello 2>"$C/echo-mtu.log") || { cat "$C/echo-mtu.log"; return 1; }
+  out=$(mg -v $SOCK $ADDRESS --ble-type random echo hello 2>"$C/echo-mtu.log") || { cat "$C/echo-mtu.log"; return 1; }
   [ "$out" = hello ]
 }
 c_mtu() { grep -o 'ATT MTU [0-9]*' "$C/echo-mtu.log" | tee /dev/stderr | grep -q 'ATT MTU 498'; }
-c_echo_name() { [ "$(mg --ble $NAME echo by name)" = "by name" ]; }
+c_echo_name() { [ "$(mg $SOCK $NAME echo by name)" = "by name" ]; }
 c_image_list() {
-  out=$(mg --ble $ADDRESS --ble-type random image list) || return 1
+  out=$(mg $SOCK $ADDRESS --ble-type random image list) || return 1
   echo "$out"
   echo "$out" | primary_flags | grep -q 'active confirmed'
 }
 c_upgrade_sim() { start_sim --ble-interval 15-30; }
 c_upgrade() {
-  upgrade_and_verify "$BLEVM_IN/image-a.bin" --ble $ADDRESS --ble-type random || return 1
+  upgrade_and_verify "$BLEVM_IN/image-a.bin" $SOCK $ADDRESS --ble-type random || return 1
   # 5 s into the connection the simulator asked for other connection parameters, as Zephyr does.
   grep 'connection parameters 12-24 (1.25 ms) asked' "$L/sim-$sims.err" | grep -q accepted
 }
 c_upgrade_slot() { same_as_slot "$BLEVM_IN/image-a.bin" "$(stop_sim)"; }
 c_drop_sim() { start_sim --disconnect-at 100000 --reconnect-delay 1500; }
-c_drop_upgrade() { upgrade_and_verify "$BLEVM_IN/image-b.bin" --ble $ADDRESS --ble-type random -t 3; }
+c_drop_upgrade() { upgrade_and_verify "$BLEVM_IN/image-b.bin" $SOCK $ADDRESS --ble-type random -t 3; }
 c_drop_resumed() {
   slots=$(stop_sim)
   connections=$(grep -c 'central .* connected' "$L/sim-$sims.err")
@@ -231,7 +259,7 @@ c_busy() {
   # The kernel connects on its own and bluetoothd's GATT client takes the link's ATT channel.
   btmgmt --index 0 add-device -a 2 -t 2 $ADDRESS >/dev/null
   wait_until 60 connected || { echo "the kernel did not connect"; return 1; }
-  fails_with busy "bluetoothctl disconnect $ADDRESS" 30 mg --ble $ADDRESS --ble-type random echo hi
+  fails_with busy "bluetoothctl disconnect $ADDRESS" 30 mg $SOCK $ADDRESS --ble-type random echo hi
   status=$?
   btmgmt --index 0 del-device -t 2 $ADDRESS >/dev/null
   bluetoothctl disconnect $ADDRESS >/dev/null
@@ -239,10 +267,11 @@ c_busy() {
 }
 c_busy_recovered() {
   wait_until 30 disconnected || { echo "still connected: $(hcitool con)"; return 1; }
-  [ "$(mg --ble $ADDRESS --ble-type random echo again)" = again ]
+  [ "$(mg $SOCK $ADDRESS --ble-type random echo again)" = again ]
 }
 c_stop_bluetoothd() {
   stop_bluetoothd
+  SOCK=--ble
   is_up hci0 || hciconfig hci0 up
   wait_until 10 is_up hci0
 }
@@ -268,8 +297,135 @@ c_fail_permission() {
     timeout -k 5 60 mcumgr --ble $NAME echo hi
 }
 
+# --- bluetoothd's D-Bus API (--bluez) --------------------------------------------------------------
+
+bluez_owned() {
+  dbus-send --system --print-reply --dest=org.freedesktop.DBus / org.freedesktop.DBus.NameHasOwner string:org.bluez 2>/dev/null | grep -q 'boolean true'
+}
+# Before any controller exists: bluetoothd runs and manages no adapter.
+c_bluez_no_adapter() {
+  mkdir -p /run/dbus
+  [ -e /run/dbus/system_bus_socket ] || dbus-daemon --system --fork || return 1
+  /usr/libexec/bluetooth/bluetoothd -n >>"$L/bluetoothd-no-adapter.log" 2>&1 &
+  early=$!
+  wait_until 30 bluez_owned || { kill $early; return 1; }
+  fails_with bluez-no-adapter 'no Bluetooth adapter: bluetoothd manages none' 30 mg_user --bluez $ADDRESS echo hi
+  status=$?
+  kill $early
+  wait $early
+  return $status
+}
+c_bluez_echo_address() {
+  out=$(mg_user -v --bluez $ADDRESS echo hello 2>"$C/bluez-echo-mtu.log") || { cat "$C/bluez-echo-mtu.log"; return 1; }
+  [ "$out" = hello ]
+}
+c_bluez_mtu() {
+  grep -o 'through bluetoothd: ATT MTU [0-9]*' "$C/bluez-echo-mtu.log" | tee /dev/stderr | grep -q 'ATT MTU 498'
+}
+c_bluez_echo_name() { [ "$(mg_user --bluez $NAME echo by name)" = "by name" ]; }
+# --ble while bluetoothd runs goes through its D-Bus API (as an unprivileged user: the socket path could not scan).
+c_bluez_default() {
+  out=$(mg_user -v --ble $NAME echo chosen 2>"$C/bluez-default.log") || { cat "$C/bluez-default.log"; return 1; }
+  [ "$out" = chosen ] && grep -q 'connecting through its D-Bus API' "$C/bluez-default.log"
+}
+c_bluez_image_list() {
+  out=$(mg_user --bluez $ADDRESS image list) || return 1
+  echo "$out"
+  echo "$out" | primary_flags | grep -q 'active confirmed'
+}
+c_bluez_scan() {
+  out=$(mg_user --ble-scan --scan-seconds 5) || return 1
+  echo "$out"
+  echo "$out" | grep -q "$ADDRESS (random)  $NAME"
+}
+c_bluez_upgrade() {
+  upgrade_as_user "$U/image-b.bin" --bluez $ADDRESS || return 1
+  grep 'connection parameters 12-24 (1.25 ms) asked' "$L/sim-$sims.err" | grep -q accepted
+}
+upgrade_as_user() {
+  MG=mg_user
+  upgrade_and_verify "$@"
+  status=$?
+  MG=mg
+  return $status
+}
+c_bluez_upgrade_slot() { same_as_slot "$BLEVM_IN/image-b.bin" "$(stop_sim)"; }
+c_bluez_drop_upgrade() { upgrade_as_user "$U/image-a.bin" --bluez $ADDRESS -t 3; }
+c_bluez_drop_resumed() {
+  slots=$(stop_sim)
+  connections=$(grep -c 'central .* connected' "$L/sim-$sims.err")
+  echo "$connections connections"
+  [ "$connections" -ge 2 ] || { echo "the link was not dropped and made again"; return 1; }
+  uploads_resumed "$L/sim-$sims.err" "$BLEVM_IN/image-a.bin" && same_as_slot "$BLEVM_IN/image-a.bin" "$slots"
+}
+c_bluez_fail_powered_off() {
+  btmgmt --index 0 power off >/dev/null
+  fails_with bluez-powered-off 'is powered off' 30 mg_user --bluez $ADDRESS echo hi
+  status=$?
+  btmgmt --index 0 power on >/dev/null
+  wait_until 10 is_up hci0
+  return $status
+}
+c_bluez_fail_unknown_adapter() { fails_with bluez-unknown-adapter 'no Bluetooth adapter hci7' 30 mg_user --ble-adapter hci7 --bluez $ADDRESS echo hi; }
+c_bluez_fail_name_not_found() { fails_with bluez-name-not-found "no advertisement from an SMP device named 'nosuchdevice'" 40 mg_user --bluez nosuchdevice echo hi; }
+# A D-Bus policy that keeps user nobody from bluetoothd (Debian's lets every user in).
+c_bluez_fail_permission() {
+  cat >/etc/dbus-1/system.d/zz-blevm-deny.conf <<'POLICY'
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><policy user="nobody"><deny send_destination="org.bluez"/></policy></busconfig>
+POLICY
+  dbus-send --system --type=method_call --dest=org.freedesktop.DBus / org.freedesktop.DBus.ReloadConfig || return 1
+  fails_with bluez-permission 'permission denied' 30 setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+    timeout -k 5 60 mcumgr --bluez $ADDRESS echo hi
+  status=$?
+  rm /etc/dbus-1/system.d/zz-blevm-deny.conf
+  dbus-send --system --type=method_call --dest=org.freedesktop.DBus / org.freedesktop.DBus.ReloadConfig
+  return $status
+}
+c_bluez_fail_no_bluetoothd() { fails_with bluez-no-bluetoothd 'bluetoothd is not running' 30 mg_user --bluez $ADDRESS echo hi; }
+
+# --- smpmgr (smpclient over bleak, BlueZ's D-Bus API) ------------------------------------------------
+
+smpmgr() { PYTHONPATH=/tmp/python PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 timeout -k 5 180 python3 -m smpmgr "$@"; }
+# bleak finds a device through discovery, which races the emulated controller's one report per
+# scan-enable: up to three attempts, each bounded.
+c_smpmgr_upload() {
+  [ -f "$BLEVM_IN/python.tar" ] || { echo "smpmgr is not in the inputs"; return 1; }
+  mkdir -p /tmp/python && tar -C /tmp/python -xf "$BLEVM_IN/python.tar" || return 1
+  start=$(now_ms)
+  smpmgr --version || return 1
+  echo "python3 -m smpmgr --version: $(( $(now_ms) - start )) ms"
+  for try in 1 2 3; do
+    start=$(now_ms)
+    if smpmgr --ble $ADDRESS --timeout 10 --loglevel INFO image upload "$BLEVM_IN/image-a.bin" >"$C/smpmgr-try-$try.out" 2>&1; then
+      echo $(( $(now_ms) - start )) >"$C/bench-smpmgr.ms"
+      echo "uploaded on try $try"
+      return 0
+    fi
+    echo "try $try failed: $(tail -n 3 "$C/smpmgr-try-$try.out")"
+  done
+  return 1
+}
+c_smpmgr_slot() { same_as_slot "$BLEVM_IN/image-a.bin" "$(stop_sim)" 1; }
+
+# --- upload times through each path (one fresh simulator each; see Benchmarks/results) -----------
+
+# bench NAME ARGS...: uploads image-a through ARGS, its time in checks/bench-NAME.ms.
+bench_upload() {
+  name=$1
+  shift
+  start=$(now_ms)
+  mg "$@" image upload "$BLEVM_IN/image-a.bin" || return 1
+  echo $(( $(now_ms) - start )) >"$C/bench-$name.ms"
+  same_as_slot "$BLEVM_IN/image-a.bin" "$(stop_sim)" 1
+}
+c_bench_socket() { start_sim && bench_upload socket --ble-socket $ADDRESS --ble-type random; }
+c_bench_bluez() { start_sim && bench_upload bluez --bluez $ADDRESS; }
+c_bench_hci() { start_sim && hciconfig hci0 down && bench_upload hci --hci user:0 --ble $ADDRESS --ble-type random; status=$?; hciconfig hci0 up; return $status; }
+
 # Without any adapter: before the controllers exist.
 check no-adapter c_no_adapter
+check bluez-fail-no-adapter c_bluez_no_adapter
 check controllers c_controllers || true
 btmon -w "$L/hci.btsnoop" >/dev/null 2>&1 &
 BTMON=$!
@@ -291,8 +447,35 @@ check drop-resumed c_drop_resumed
 check fail-busy c_busy
 check busy-recovered c_busy_recovered
 
+# bluetoothd's D-Bus API, as an unprivileged user (uid 1000) unless said otherwise.
+check bluez-sim c_sim
+check bluez-echo-address c_bluez_echo_address
+check bluez-mtu c_bluez_mtu
+check bluez-echo-name c_bluez_echo_name
+check bluez-default c_bluez_default
+check bluez-image-list c_bluez_image_list
+check bluez-scan c_bluez_scan
+check bluez-upgrade-sim c_upgrade_sim
+check bluez-upgrade c_bluez_upgrade
+check bluez-upgrade-slot c_bluez_upgrade_slot
+check bluez-drop-sim c_drop_sim
+check bluez-drop-upgrade c_bluez_drop_upgrade
+check bluez-drop-resumed c_bluez_drop_resumed
+check bluez-fail-powered-off c_bluez_fail_powered_off
+check bluez-fail-unknown-adapter c_bluez_fail_unknown_adapter
+check bluez-fail-name-not-found c_bluez_fail_name_not_found
+check bluez-fail-permission c_bluez_fail_permission
+
+# smpmgr over bleak (D-Bus), and the upload times of the three paths through BlueZ.
+check smpmgr-sim c_sim
+check smpmgr-upload c_smpmgr_upload
+check smpmgr-slot c_smpmgr_slot
+check bench-socket c_bench_socket
+check bench-bluez c_bench_bluez
+
 # The kernel's L2CAP socket without bluetoothd.
 check stop-bluetoothd c_stop_bluetoothd
+check bluez-fail-no-bluetoothd c_bluez_fail_no_bluetoothd
 check nobluetoothd-sim c_sim
 check nobluetoothd-scan c_scan
 check nobluetoothd-echo-address c_echo_address
@@ -317,6 +500,7 @@ check fail-permission c_fail_permission
 check user-central-sim c_sim
 check user-central c_user_central
 check user-central-slot c_user_central_slot
+check bench-hci c_bench_hci
 
 kill $BTMON 2>/dev/null
 echo "$failed checks failed" | tee -a "$BLEVM_OUT/summary"

@@ -29,7 +29,7 @@ passed=0
 for run in $(seq 1 "$runs"); do
   dir="$out/run-$run"
   set +e
-  "$BLEVM_SCRIPTS/run.sh" --out "$dir" --timeout 900 --input "$out/inputs/image-a.bin" --input "$out/inputs/image-b.bin" \
+  "$BLEVM_SCRIPTS/run.sh" --out "$dir" --timeout 1800 --input "$out/inputs/image-a.bin" --input "$out/inputs/image-b.bin" --input "$out/inputs/python.tar" \
     "$BLEVM_SCRIPTS/ble-checks.sh" >/dev/null
   status=$?
   set -e

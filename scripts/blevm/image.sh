@@ -4,7 +4,8 @@
 #   scripts/blevm/image.sh        prints the image's directory (rootfs.img, vmlinuz, initrd.img)
 #
 # A Debian 12 (the host's release) "essential" system with the kernel, BlueZ (bluetoothd, btmgmt,
-# btvirt), D-Bus, and the libraries our binaries link (libcbor, libbluetooth); an initramfs with
+# btvirt), D-Bus, the libraries our binaries link (libcbor, libbluetooth, libdbus-1) and python3 (for
+# smpmgr over bleak, whose packages come from the run's input share); an initramfs with
 # only the virtio and ext4 modules; a bootstrap init that mounts the run's input share and hands
 # over to the init found there (scripts/blevm/guest-init.sh, so that changing the guest side
 # needs no new image). Needs root, mmdebstrap and network access to a Debian mirror; ~2 minutes.
@@ -18,7 +19,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 packages=(
   linux-image-amd64 kmod mount procps util-linux libstdc++6
   bluez bluez-test-tools dbus
-  libcbor0.8 libbluetooth3
+  libcbor0.8 libbluetooth3 libdbus-1-3
+  python3
 )
 # Kernel modules nobody loads in the guest: left out to keep the image small and mkfs short.
 excluded_modules=(drivers/gpu drivers/media drivers/net/wireless drivers/infiniband drivers/staging sound)

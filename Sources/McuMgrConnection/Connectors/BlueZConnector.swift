@@ -7,10 +7,49 @@ extension ConnectionFactory {
     /// How long `--ble NAME` (or an address without `--ble-type`) scans for the device's advertisement.
     static let blueZScanTimeout: Duration = .seconds(10)
 
-    /// Bluetooth LE through the kernel's Bluetooth stack (`--ble` without `--hci`): an L2CAP LE
-    /// socket on the ATT channel from the spec's adapter, SMP over GATT on it. A device named by
-    /// its advertised name, or by an address without a type, is found by a scan first.
+    /// Bluetooth LE through BlueZ (`--ble` without `--hci`): through bluetoothd's D-Bus API when
+    /// the spec names no stack, asks for no security level and bluetoothd answers on the system bus;
+    /// else through the kernel: an L2CAP LE socket on the ATT channel from the spec's adapter, SMP over
+    /// GATT on it. A device named by its advertised name, or by an address without a type, is found
+    /// by a scan first.
     @Sendable static func connectBlueZ(_ spec: ConnectionSpec, _ options: ConnectionOptions) async throws(ConnectionError) -> any SMPTransport {
+        guard case .ble(let parameters) = spec, parameters.controller == nil else { throw .unsupported(spec) }
+        if parameters.stack == nil, parameters.security == nil, await BlueZDBusTransport.bluetoothdIsRunning() {
+            options.logger.info("bluetoothd answers on the system bus: connecting through its D-Bus API")
+            return try await connectBlueZDBus(spec, options)
+        }
+        return try await connectBlueZSocket(spec, options)
+    }
+
+    /// Bluetooth LE through bluetoothd's D-Bus API (`--bluez`, `stack=dbus`): discovery, connect,
+    /// the SMP characteristic's acquired descriptors. No privileges needed.
+    @Sendable static func connectBlueZDBus(_ spec: ConnectionSpec, _ options: ConnectionOptions) async throws(ConnectionError) -> any SMPTransport {
+        guard case .ble(let parameters) = spec, parameters.controller == nil else { throw .unsupported(spec) }
+        var configuration = BlueZDBusTransport.Configuration(
+            peer: parameters.peer, addressType: parameters.addressType, adapter: parameters.adapter, scanTimeout: blueZScanTimeout)
+        if let size = options.maximumPacketSize { configuration.reassemblyBufferSize = size }
+        let transport = BlueZDBusTransport(configuration: configuration, clock: options.clock, logger: options.logger)
+        try await open(transport, spec: spec)
+        return transport
+    }
+
+    /// The SMP devices bluetoothd's discovery reports through the spec's adapter.
+    @Sendable static func scanBlueZDBus(_ spec: ConnectionSpec, _ duration: Duration, _ options: ConnectionOptions) async throws(ConnectionError) -> [DeviceScanResult] {
+        guard case .ble(let parameters) = spec, parameters.controller == nil else { throw .unsupported(spec) }
+        let results: [BLEScanResult]
+        do {
+            results = try await BlueZDBusTransport.scan(adapter: parameters.adapter, duration: duration, clock: options.clock)
+        } catch {
+            throw .connectFailed(spec, reason: .unreachable(error.description))
+        }
+        return results.map {
+            DeviceScanResult(
+                address: $0.address.string, addressType: $0.address.type == .public ? .public : .random, name: $0.name, rssi: $0.rssi == 127 ? nil : $0.rssi)
+        }
+    }
+
+    /// Bluetooth LE through the kernel's sockets only (`--ble-socket`, `stack=socket`).
+    @Sendable static func connectBlueZSocket(_ spec: ConnectionSpec, _ options: ConnectionOptions) async throws(ConnectionError) -> any SMPTransport {
         guard case .ble(let parameters) = spec, parameters.controller == nil else { throw .unsupported(spec) }
         let resolver = BlueZPeerResolver(parameters: parameters, clock: options.clock, logger: options.logger)
         let security = BLESecurityLevel(rawValue: (parameters.security ?? .low).rawValue) ?? .low
@@ -32,9 +71,13 @@ extension ConnectionFactory {
         return configuration
     }
 
-    /// The SMP devices advertising near the spec's BlueZ adapter (libbluetooth's HCI scan).
+    /// The SMP devices advertising near the spec's BlueZ adapter: bluetoothd's discovery when it
+    /// answers on the system bus (and the spec names no stack), else libbluetooth's HCI scan.
     @Sendable static func scanBlueZ(_ spec: ConnectionSpec, _ duration: Duration, _ options: ConnectionOptions) async throws(ConnectionError) -> [DeviceScanResult] {
         guard case .ble(let parameters) = spec, parameters.controller == nil else { throw .unsupported(spec) }
+        if parameters.stack == nil, await BlueZDBusTransport.bluetoothdIsRunning() {
+            return try await scanBlueZDBus(spec, duration, options)
+        }
         let results: [BLEScanResult]
         do {
             results = try await BLEScanner.scan(adapter: parameters.adapter, duration: duration, clock: options.clock)

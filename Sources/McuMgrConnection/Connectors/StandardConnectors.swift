@@ -3,9 +3,10 @@ import SMPSerial
 import SMPUDP
 
 extension ConnectionFactory {
-    /// The transports of this library: UDP, serial, Bluetooth LE through the kernel's Bluetooth
-    /// stack (BlueZ L2CAP sockets, kind `.ble`) and through our own LE host on an HCI controller
-    /// (kind `.hci`), each Bluetooth kind with its scanner. Not the built-in simulator (kind
+    /// The transports of this library: UDP, serial, Bluetooth LE through BlueZ (kind `.ble`:
+    /// bluetoothd's D-Bus API when it runs, else the kernel's L2CAP sockets; kind `.bluez`: D-Bus
+    /// only) and through our own LE host on an HCI controller (kind `.hci`), each Bluetooth kind
+    /// with its scanner. Not the built-in simulator (kind
     /// `.simulator`): a program that offers it registers its connector (as `mcumgr` does).
     public static var standard: ConnectionFactory {
         var factory = ConnectionFactory()
@@ -13,6 +14,8 @@ extension ConnectionFactory {
         factory.register(.serial, connector: connectSerial)
         factory.register(.ble, connector: connectBlueZ)
         factory.registerScanner(.ble, scanner: scanBlueZ)
+        factory.register(.bluez, connector: connectBlueZDBus)
+        factory.registerScanner(.bluez, scanner: scanBlueZDBus)
         factory.register(.hci, connector: connectHCI)
         factory.registerScanner(.hci, scanner: scanHCI)
         return factory

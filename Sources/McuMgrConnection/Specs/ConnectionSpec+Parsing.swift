@@ -23,10 +23,11 @@ extension ConnectionSpec {
         self = .udp(endpoint)
     }
 
-    /// The spec for `--ble ADDRESS|NAME`: an address when the text is one (`AA:BB:CC:DD:EE:FF`), else a device name.
-    public init(bleOption text: String) throws(ConnectionStringError) {
+    /// The spec for `--ble ADDRESS|NAME` (`stack` nil), `--bluez` (``BLEStack/dbus``) or `--ble-socket`
+    /// (``BLEStack/socket``): an address when the text is one (`AA:BB:CC:DD:EE:FF`), else a device name.
+    public init(bleOption text: String, stack: BLEStack? = nil) throws(ConnectionStringError) {
         guard !text.isEmpty else { throw .emptyBLEPeer }
-        self = .ble(BLEConnectionParameters(peer: Self.blePeer(text)))
+        self = .ble(BLEConnectionParameters(peer: Self.blePeer(text), stack: stack))
     }
 
     /// The spec for Go `mcumgr`'s `--conntype TYPE --connstring STRING` (and a profile's `type` and
@@ -77,6 +78,7 @@ extension ConnectionSpec {
             if let adapter = p.adapter { pairs.append("ctlr_name=\(adapter)") }
             if let security = p.security { pairs.append("security=\(security.rawValue)") }
             if let controller = p.controller { pairs.append("hci=\(controller)") }
+            if let stack = p.stack { pairs.append("stack=\(stack.rawValue)") }
             return pairs.isEmpty ? nil : pairs.joined(separator: ",")
         case .serial(let p):
             var pairs = ["dev=\(p.device)"]
@@ -95,7 +97,7 @@ extension ConnectionSpec {
 // MARK: - Bluetooth LE and serial connection strings
 
 extension ConnectionSpec {
-    static let bleKeys = ["peer_id", "peer_name", "addr_type", "ctlr_name", "security", "hci"]
+    static let bleKeys = ["peer_id", "peer_name", "addr_type", "ctlr_name", "security", "hci", "stack"]
     static let serialKeys = ["dev", "baud", "mtu", "line_length", "raw", "rtscts"]
 
     /// Whether `text` is a Bluetooth device address (`AA:BB:CC:DD:EE:FF`, any case) rather than a name.
@@ -136,6 +138,10 @@ extension ConnectionSpec {
         p.adapter = settings["ctlr_name"]
         p.security = try settings.choice("security", BLESecurity.self)
         if let hci = settings["hci"] { p.controller = try hciController(option: hci) }
+        p.stack = try settings.choice("stack", BLEStack.self)
+        if p.stack != nil, p.controller != nil {
+            throw .invalidValue(key: "stack", value: p.stack!.rawValue, expected: "dbus or socket, and not together with hci= (our own LE host is neither)")
+        }
         return p
     }
 

@@ -8,7 +8,8 @@ import SMPUDP
 public enum ConnectionSpec: Sendable, Hashable {
     /// A device (or `mcumgr-sim`) over UDP.
     case udp(UDPEndpoint)
-    /// A device over Bluetooth LE, through BlueZ's kernel sockets or, with a controller, our own LE host over HCI.
+    /// A device over Bluetooth LE: through bluetoothd's D-Bus API or BlueZ's kernel sockets (see
+    /// ``BLEConnectionParameters/stack``) or, with a controller, our own LE host over HCI.
     case ble(BLEConnectionParameters)
     /// A device on a serial port (Zephyr's SMP console framing, or raw).
     case serial(SerialConnectionParameters)
@@ -19,7 +20,9 @@ public enum ConnectionSpec: Sendable, Hashable {
     public var kind: TransportKind {
         switch self {
         case .udp: return .udp
-        case .ble(let parameters): return parameters.controller == nil ? .ble : .hci
+        case .ble(let parameters):
+            if parameters.controller != nil { return .hci }
+            return parameters.stack == .dbus ? .bluez : .ble
         case .serial: return .serial
         case .simulator: return .simulator
         }
@@ -30,8 +33,11 @@ public enum ConnectionSpec: Sendable, Hashable {
 public enum TransportKind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// UDP (SwiftNIO).
     case udp
-    /// Bluetooth LE through the kernel's L2CAP sockets (BlueZ).
+    /// Bluetooth LE through BlueZ: bluetoothd's D-Bus API when it answers on the system bus, else
+    /// the kernel's L2CAP sockets (only the sockets when the spec's stack is ``BLEStack/socket``).
     case ble
+    /// Bluetooth LE through bluetoothd's D-Bus API only (``BLEStack/dbus``).
+    case bluez
     /// Bluetooth LE through our own LE host on an HCI controller (user channel, UART or TCP).
     case hci
     /// A serial port or pseudo-terminal.
@@ -39,11 +45,12 @@ public enum TransportKind: String, Sendable, Hashable, CaseIterable, CustomStrin
     /// The built-in simulated device.
     case simulator
 
-    /// A name for messages: `UDP`, `Bluetooth LE`, `Bluetooth LE over HCI`, `serial`, `the built-in simulator`.
+    /// A name for messages: `UDP`, `Bluetooth LE`, `Bluetooth LE through bluetoothd`, `Bluetooth LE over HCI`, `serial`, `the built-in simulator`.
     public var description: String {
         switch self {
         case .udp: return "UDP"
         case .ble: return "Bluetooth LE"
+        case .bluez: return "Bluetooth LE through bluetoothd"
         case .hci: return "Bluetooth LE over HCI"
         case .serial: return "serial"
         case .simulator: return "the built-in simulator"
@@ -63,18 +70,30 @@ public struct BLEConnectionParameters: Sendable, Hashable {
     public var security: BLESecurity?
     /// An HCI controller for our own LE host; `nil` uses the kernel's Bluetooth stack.
     public var controller: HCIController?
+    /// Which part of BlueZ carries the link; `nil` chooses bluetoothd's D-Bus API when it answers
+    /// on the system bus (and no ``security`` level is asked for), else the kernel's sockets.
+    public var stack: BLEStack?
 
     /// Makes the parameters.
     public init(
         peer: BLEPeer, addressType: BLEAddressType? = nil, adapter: String? = nil, security: BLESecurity? = nil,
-        controller: HCIController? = nil
+        controller: HCIController? = nil, stack: BLEStack? = nil
     ) {
         self.peer = peer
         self.addressType = addressType
         self.adapter = adapter
         self.security = security
         self.controller = controller
+        self.stack = stack
     }
+}
+
+/// The part of BlueZ a Bluetooth LE connection goes through.
+public enum BLEStack: String, Sendable, Hashable, CaseIterable {
+    /// bluetoothd's D-Bus API (`org.bluez`): no privileges, the adapter shared with other programs.
+    case dbus
+    /// The kernel's L2CAP LE socket on the ATT channel (needs `CAP_NET_RAW` to scan; bluetoothd optional).
+    case socket
 }
 
 /// A Bluetooth LE link's security level, as BlueZ's `BT_SECURITY` names it.

@@ -9,12 +9,17 @@ public struct GATTPeripheralConfiguration: Sendable, Hashable {
     public var reassembly: Bool
     /// The link model pacing writes and notifications; nil for an instant link.
     public var link: BLELinkModel?
+    /// The GAP Device Name characteristic's value (0x2A00); nil for the device's node name. A
+    /// peripheral that advertises a name serves the same one here, as a Zephyr device does
+    /// (`CONFIG_BT_DEVICE_NAME`): bluetoothd shows the name it read over GATT once connected.
+    public var deviceName: String?
 
     /// Makes a configuration; by default MTU 498, reassembly on, an instant link.
-    public init(maximumMTU: Int = 498, reassembly: Bool = true, link: BLELinkModel? = nil) {
+    public init(maximumMTU: Int = 498, reassembly: Bool = true, link: BLELinkModel? = nil, deviceName: String? = nil) {
         self.maximumMTU = min(max(maximumMTU, 23), 517)
         self.reassembly = reassembly
         self.link = link
+        self.deviceName = deviceName
     }
 }
 

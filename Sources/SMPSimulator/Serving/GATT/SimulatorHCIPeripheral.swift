@@ -83,8 +83,11 @@ public final class SimulatorHCIPeripheral: Sendable {
             await host.close()
             throw error
         }
-        let gatt = await SimulatorGATTPeripheral.start(device: device, configuration: configuration.gatt, clock: clock, logger: logger)
         let name = configuration.name ?? device.configuration.nodeName
+        // The name it advertises is the one its GATT server gives (bluetoothd shows that one once connected).
+        var gattConfiguration = configuration.gatt
+        if gattConfiguration.deviceName == nil { gattConfiguration.deviceName = name }
+        let gatt = await SimulatorGATTPeripheral.start(device: device, configuration: gattConfiguration, clock: clock, logger: logger)
         let peripheral = SimulatorHCIPeripheral(host: host, gatt: gatt, name: name, configuration: configuration, clock: clock, logger: logger)
         let task = clock.task { await peripheral.serve() }
         peripheral.serving.withLock { $0 = task }
