@@ -141,7 +141,7 @@ struct HostileInputTests {
     @Test("SIGTERM during fleet list starts no further device and prints what was read so far (exit 130)")
     func interruptedFleetList() async throws {
         // A device that receives and never answers: the first device's read is in flight when the signal comes.
-        let silent = try SilentUDPDevice()
+        let silent = try SilentUDPSocket()
         let folder = CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let devices = folder.appendingPathComponent("devices.txt").path
@@ -173,31 +173,7 @@ struct HostileInputTests {
     }
 }
 
-/// A UDP socket on 127.0.0.1 that takes requests and never answers.
-private final class SilentUDPDevice: Sendable {
-    let fd: Int32
-    let port: Int
-
-    init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        guard fd >= 0 else { throw ProcessError("socket: \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else {
-            close(fd)
-            throw ProcessError("bind: \(errno)")
-        }
-        self.fd = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    deinit { close(fd) }
-
+extension SilentUDPSocket {
     /// Whether a datagram arrived within `limit` (polled: a real process sends it).
     func awaitRequest(within limit: Duration) async throws -> Bool {
         let deadline = SMPClock.continuous.now + limit
