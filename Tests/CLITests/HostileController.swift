@@ -16,19 +16,7 @@ final class HostileController: Sendable {
 
     /// Starts the controller with `options` and waits for its "listening on" line.
     static func start(_ options: [String]) async throws -> HostileController {
-        let python = try #require(HostileDevice.python, "python3 is needed for the hostile controller")
-        let directory = try Subprocess.temporaryDirectory("hostile-hci")
-        let child = try Subprocess.launch(
-            python, [BuiltProducts.packageRoot.appendingPathComponent("scripts/hostile-controller.py").path, "--exit-on-eof"] + options,
-            stdout: directory.appendingPathComponent("stdout"), stderr: directory.appendingPathComponent("stderr"), lifeline: true)
-        let port = try await child.awaitOutput(within: SimulatorProcess.startLimit) { text -> Int? in
-            guard text.contains("\n"), let range = text.range(of: "listening on "), let line = text[range.upperBound...].split(separator: "\n").first else { return nil }
-            return line.split(separator: ":").last.flatMap { Int($0) }
-        }
-        guard let port else {
-            child.terminate()
-            throw ProcessError("the hostile controller did not say where it listens: \(child.stdout)\(child.stderr)")
-        }
+        let (child, port) = try await HostileDevice.launchListening("hostile-controller.py", options, what: "the hostile controller")
         return HostileController(child: child, port: port)
     }
 

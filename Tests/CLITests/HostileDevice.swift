@@ -27,10 +27,17 @@ final class HostileDevice: Sendable {
 
     /// Starts the device answering with `kind` and waits for its "listening on" line.
     static func start(answering kind: String) async throws -> HostileDevice {
-        let python = try #require(python, "python3 is needed for the hostile device")
+        let (child, port) = try await launchListening("hostile-device.py", ["--answer", kind], what: "the hostile device")
+        return HostileDevice(child: child, port: port)
+    }
+
+    /// Starts `scripts/NAME` under python3 with `arguments` and a lifeline, and waits for the port of
+    /// its "listening on HOST:PORT" line (the hostile device's and the hostile controller's way).
+    static func launchListening(_ script: String, _ arguments: [String], what: String) async throws -> (ChildProcess, Int) {
+        let python = try #require(python, "python3 is needed for \(what)")
         let directory = try Subprocess.temporaryDirectory("hostile")
         let child = try Subprocess.launch(
-            python, [BuiltProducts.packageRoot.appendingPathComponent("scripts/hostile-device.py").path, "--answer", kind, "--exit-on-eof"],
+            python, [BuiltProducts.packageRoot.appendingPathComponent("scripts/\(script)").path, "--exit-on-eof"] + arguments,
             stdout: directory.appendingPathComponent("stdout"), stderr: directory.appendingPathComponent("stderr"), lifeline: true)
         let port = try await child.awaitOutput(within: SimulatorProcess.startLimit) { text -> Int? in
             guard text.contains("\n"), let range = text.range(of: "listening on "), let line = text[range.upperBound...].split(separator: "\n").first else { return nil }
@@ -38,9 +45,9 @@ final class HostileDevice: Sendable {
         }
         guard let port else {
             child.terminate()
-            throw ProcessError("the hostile device did not say where it listens: \(child.stdout)\(child.stderr)")
+            throw ProcessError("\(what) did not say where it listens: \(child.stdout)\(child.stderr)")
         }
-        return HostileDevice(child: child, port: port)
+        return (child, port)
     }
 
     /// Stops the device (SIGTERM) and closes its lifeline.
