@@ -108,16 +108,12 @@ public final class BLETransport: SMPTransport {
     /// The largest SMP packet sent: the reassembly buffer when the device reassembles and it is
     /// larger than one write, else ATT_MTU − 3.
     public var maximumPacketSize: Int {
-        get async { Self.packetLimit(state.withLock { ($0.mtu, $0.reassemblyBufferSize) }) }
+        get async { state.withLock { SMPOverGATTWrites.packetLimit(mtu: $0.mtu, reassemblyBuffer: $0.reassemblyBufferSize) } }
     }
 
     /// One write's value: ATT_MTU − 3.
     public var linkUnit: Int {
         get async { state.withLock { $0.mtu } - 3 }
-    }
-
-    private static func packetLimit(_ values: (mtu: Int, buffer: Int?)) -> Int {
-        max(values.mtu - 3, values.buffer ?? 0)
     }
 
     /// Connects (or reconnects after a disconnect): new bearer, MTU exchange, discovery, CCCD.
@@ -233,20 +229,14 @@ public final class BLETransport: SMPTransport {
             let (link, closed, buffer) = state.withLock { ($0.link, $0.closed, $0.reassemblyBufferSize) }
             if closed { throw .closed }
             guard let link else { throw .notConnected }
-            let limit = Self.packetLimit((link.mtu, buffer))
-            guard packet.count <= limit else { throw .packetTooLarge(size: packet.count, limit: limit) }
-            let unit = link.mtu - 3
-            var offset = 0
-            repeat {
-                let end = min(offset + unit, packet.count)
+            for write in try SMPOverGATTWrites.writes(of: packet, mtu: link.mtu, reassemblyBuffer: buffer) {
                 do throws(GATTError) {
-                    try await link.client.writeWithoutResponse(Array(packet[offset..<end]), to: link.valueHandle)
+                    try await link.client.writeWithoutResponse(Array(write), to: link.valueHandle)
                 } catch {
                     if case .closed(let reason) = error { throw .disconnected(reason: reason) }
                     throw .io("BLE write failed: \(error)")
                 }
-                offset = end
-            } while offset < packet.count
+            }
         }
     }
 

@@ -137,7 +137,7 @@ public final class BlueZDBusTransport: SMPTransport {
     /// The largest SMP packet sent: the reassembly buffer when the device reassembles and it is
     /// larger than one write, else ATT_MTU − 3.
     public var maximumPacketSize: Int {
-        get async { state.withLock { max($0.mtu - 3, $0.reassemblyBufferSize ?? 0) } }
+        get async { state.withLock { SMPOverGATTWrites.packetLimit(mtu: $0.mtu, reassemblyBuffer: $0.reassemblyBufferSize) } }
     }
 
     /// One write's value: ATT_MTU − 3.
@@ -392,17 +392,12 @@ public final class BlueZDBusTransport: SMPTransport {
         if closed { throw .closed }
         guard let link, let bluez else { throw .notConnected }
         if let reason = link.endReason.withLock({ $0 }) { throw .disconnected(reason: reason) }
-        let unit = link.mtu - 3
-        let limit = max(unit, buffer ?? 0)
-        guard packet.count <= limit else { throw .packetTooLarge(size: packet.count, limit: limit) }
-        var offset = 0
-        repeat {
-            let end = min(offset + unit, packet.count)
-            let chunk = Array(packet[offset..<end])
+        for piece in try SMPOverGATTWrites.writes(of: packet, mtu: link.mtu, reassemblyBuffer: buffer) {
+            let write = Array(piece)
             switch link.writer {
             case .descriptor(let descriptor):
                 do {
-                    try await descriptor.write(chunk)
+                    try await descriptor.write(write)
                 } catch {
                     let reason = "the write socket failed: \(error)"
                     _ = link.end(reason)
@@ -412,7 +407,7 @@ public final class BlueZDBusTransport: SMPTransport {
                 do {
                     try await bluez.bus.call(
                         BlueZDBus.service, path, BlueZDBus.characteristicInterface, "WriteValue",
-                        [.bytes(chunk), .options([("type", .string("command"))])], timeout: .seconds(10))
+                        [.bytes(write), .options([("type", .string("command"))])], timeout: .seconds(10))
                 } catch {
                     if link.endReason.withLock({ $0 }) != nil || error.name == "org.bluez.Error.NotConnected" {
                         throw .disconnected(reason: "\(error)")
@@ -420,8 +415,7 @@ public final class BlueZDBusTransport: SMPTransport {
                     throw .io("BLE write failed: \(bluez.translate(error, while: "WriteValue"))")
                 }
             }
-            offset = end
-        } while offset < packet.count
+        }
     }
 
     /// Disconnects the device, releases what bluetoothd gave, and finishes `events`.
