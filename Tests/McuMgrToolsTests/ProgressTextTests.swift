@@ -108,6 +108,27 @@ struct ProgressTextTests {
         #expect(reports[51].rateIsKnown)
     }
 
+    @Test("many answers a second for long (samples dropped in batches): the rate stays the window's, and changes with the pace")
+    func meterOverManyAnswers() async throws {
+        let runtime = VirtualRuntime()
+        let rates = try await runtime.run { clock -> [Double] in
+            var meter = UploadProgressMeter(total: 100_000_000, clock: clock)
+            meter.startsAt(0)
+            var bytes = 0, rates: [Double] = []
+            // 500 answers a second of 100 bytes (50 000 B/s) for 10 s, then 250 a second (25 000 B/s) for 10 s.
+            for (count, step) in [(5_000, Duration.milliseconds(2)), (2_500, .milliseconds(4))] {
+                for _ in 0..<count {
+                    try await clock.sleep(for: step)
+                    bytes += 100
+                    rates.append(meter.record(bytes).currentBytesPerSecond)
+                }
+            }
+            return rates
+        }
+        #expect(abs(rates[4_999] - 50_000) < 100, "\(rates[4_999])")
+        #expect(abs(rates[7_499] - 25_000) < 100, "\(rates[7_499])")
+    }
+
     @Test("off a terminal, one line at each 10 %, and nothing after finish")
     func lines() {
         let output = Mutex<[String]>([])

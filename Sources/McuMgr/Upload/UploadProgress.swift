@@ -87,8 +87,11 @@ public struct UploadProgressMeter: Sendable {
     private let start: SMPInstant
     /// Bytes the device held before this run: by ``startsAt(_:)``, else the first offset recorded.
     private var startBytes: Int?
-    /// Recent (time, offset) samples: the window's, and the last one before it.
+    /// (time, offset) samples from `oldest` on: the window's, and the last one before it. Samples
+    /// that leave the window are skipped by moving `oldest` and dropped in batches, so a record
+    /// (one per answer of an upload) costs the same however many answers the window holds.
     private var samples: [(time: SMPInstant, bytes: Int)] = []
+    private var oldest = 0
 
     /// Makes a meter for `total` bytes that starts timing now on `clock`.
     public init(total: Int, clock: SMPClock = .continuous) {
@@ -110,16 +113,20 @@ public struct UploadProgressMeter: Sendable {
         startBytes = base
         if samples.isEmpty { samples.append((start, base)) }
         samples.append((now, bytes))
-        while samples.count > 2, now - samples[1].time >= Self.rateWindow {
-            samples.removeFirst()
+        while samples.count - oldest > 2, now - samples[oldest + 1].time >= Self.rateWindow {
+            oldest += 1
         }
-        let oldest = samples[0]
-        let window = now - oldest.time
+        if oldest >= 256, oldest * 2 >= samples.count {
+            samples.removeFirst(oldest)
+            oldest = 0
+        }
+        let first = samples[oldest]
+        let window = now - first.time
         let elapsed = now - start
         let known = window >= Self.minimumMeasurement
         return UploadProgress(
             bytesSent: bytes, totalBytes: total,
-            currentBytesPerSecond: known ? max(0, Double(bytes - oldest.bytes) / window.seconds) : 0,
+            currentBytesPerSecond: known ? max(0, Double(bytes - first.bytes) / window.seconds) : 0,
             averageBytesPerSecond: elapsed >= Self.minimumMeasurement ? max(0, Double(bytes - base) / elapsed.seconds) : 0,
             bytesAlreadyOnDevice: base, rateIsKnown: known
         )
