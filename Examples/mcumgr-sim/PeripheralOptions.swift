@@ -27,6 +27,10 @@ struct PeripheralOptions: ParsableArguments {
         valueName: "min-max"))
     var interval: String?
 
+    @Flag(name: .customLong("ble-power-cycle"), help: ArgumentHelp(
+        "With --hci: when the device drops its link (--disconnect-at, a reset), power the controller off and on as `btmgmt power off; power on` does: the link ends with 'power off' (0x15), the controller is reset, and it advertises again when the device is back (after --reconnect-delay)."))
+    var powerCycle = false
+
     /// The connection parameters `--ble-interval` asks for (nil without it).
     func connectionParameters() throws -> LEConnectionParameters? {
         guard let interval else { return nil }
@@ -57,8 +61,8 @@ struct PeripheralOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if hci == nil, name != nil || address != nil || interval != nil {
-            throw ValidationError("--ble-name, --ble-address and --ble-interval go with --hci CONTROLLER")
+        if hci == nil, name != nil || address != nil || interval != nil || powerCycle {
+            throw ValidationError("--ble-name, --ble-address, --ble-interval and --ble-power-cycle go with --hci CONTROLLER")
         }
         _ = try controller()
         _ = try staticAddress()
@@ -76,7 +80,8 @@ struct PeripheralOptions: ParsableArguments {
         } catch {
             throw PeripheralError(controller: controller, underlying: error.description)
         }
-        let configuration = SimulatorHCIPeripheral.Configuration(name: name, address: try staticAddress(), connectionParameters: try connectionParameters())
+        let configuration = SimulatorHCIPeripheral.Configuration(
+            name: name, address: try staticAddress(), connectionParameters: try connectionParameters(), powerCyclesOnDrop: powerCycle)
         let peripheral: SimulatorHCIPeripheral
         do {
             peripheral = try await SimulatorHCIPeripheral.start(device: device, transport: transport, configuration: configuration, clock: clock, logger: logger)

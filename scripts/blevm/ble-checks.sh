@@ -9,6 +9,9 @@
 # packages are in the inputs; then mcumgr through our own LE host on hci0 (--hci user:0). The
 # bench-* checks upload the same image through each path to a fresh simulator, for the times side
 # by side (Benchmarks/results/).
+# A link dropped in the middle of an upload resumes on each path: the peripheral's controller
+# powered off and on (--ble-power-cycle) for the socket path with bluetoothd, --bluez and --hci
+# user:0; the device silent for a while (--disconnect-at alone) for the socket path without it.
 # The simulator asks for other connection parameters 5 s into each upgrade's connection (as a
 # Zephyr peripheral does); one check lets the kernel connect on its own so that bluetoothd's GATT
 # client holds the link's ATT channel.
@@ -243,14 +246,28 @@ c_upgrade() {
   grep 'connection parameters 12-24 (1.25 ms) asked' "$L/sim-$sims.err" | grep -q accepted
 }
 c_upgrade_slot() { same_as_slot "$BLEVM_IN/image-a.bin" "$(stop_sim)"; }
+# The link drops at 100 000 bytes into the upload: the device goes silent for 1.5 s (c_drop_sim),
+# or its controller is powered off and on with it (c_cycle_sim: the link ends with "power off",
+# 0x15, the controller is reset and advertises again once the device is back).
 c_drop_sim() { start_sim --disconnect-at 100000 --reconnect-delay 1500; }
+c_cycle_sim() { start_sim --disconnect-at 100000 --reconnect-delay 1500 --ble-power-cycle; }
 c_drop_upgrade() { upgrade_and_verify "$BLEVM_IN/image-b.bin" $SOCK $ADDRESS --ble-type random -t 3; }
-c_drop_resumed() {
+c_drop_resumed() { dropped_and_resumed "$BLEVM_IN/image-b.bin"; }
+c_cycle_resumed() { dropped_and_resumed "$BLEVM_IN/image-b.bin" cycled; }
+
+# dropped_and_resumed FILE [cycled]: the simulator made the link again after the drop (and, with
+# cycled, powered its controller off and on for it), the upload resumed, slot 0 holds FILE.
+dropped_and_resumed() {
   slots=$(stop_sim)
   connections=$(grep -c 'central .* connected' "$L/sim-$sims.err")
   echo "$connections connections"
   [ "$connections" -ge 2 ] || { echo "the link was not dropped and made again"; return 1; }
-  uploads_resumed "$L/sim-$sims.err" "$BLEVM_IN/image-b.bin" && same_as_slot "$BLEVM_IN/image-b.bin" "$slots"
+  if [ "${2:-}" = cycled ]; then
+    grep 'central .* disconnected\|controller powered off\|resetting the controller' "$L/sim-$sims.err"
+    grep -q 'controller powered off until the device is back' "$L/sim-$sims.err" \
+      && grep -q 'resetting the controller' "$L/sim-$sims.err" || { echo "the controller was not powered off and on"; return 1; }
+  fi
+  uploads_resumed "$L/sim-$sims.err" "$1" && same_as_slot "$1" "$slots"
 }
 connected() { hcitool con | grep -q "$ADDRESS"; }
 disconnected() { ! connected; }
@@ -281,6 +298,13 @@ c_user_central() {
   upgrade_and_verify "$BLEVM_IN/image-a.bin" --hci user:0 --ble $ADDRESS --ble-type random
 }
 c_user_central_slot() { same_as_slot "$BLEVM_IN/image-a.bin" "$(stop_sim)" && hciconfig hci0 up; }
+c_user_central_cycle_upgrade() {
+  hciconfig hci0 down || return 1
+  upgrade_and_verify "$BLEVM_IN/image-b.bin" --hci user:0 --ble $ADDRESS --ble-type random -t 3
+  status=$?
+  hciconfig hci0 up
+  return $status
+}
 
 c_fail_powered_off() {
   hciconfig hci0 down
@@ -351,13 +375,7 @@ upgrade_as_user() {
 }
 c_bluez_upgrade_slot() { same_as_slot "$BLEVM_IN/image-b.bin" "$(stop_sim)"; }
 c_bluez_drop_upgrade() { upgrade_as_user "$U/image-a.bin" --bluez $ADDRESS -t 3; }
-c_bluez_drop_resumed() {
-  slots=$(stop_sim)
-  connections=$(grep -c 'central .* connected' "$L/sim-$sims.err")
-  echo "$connections connections"
-  [ "$connections" -ge 2 ] || { echo "the link was not dropped and made again"; return 1; }
-  uploads_resumed "$L/sim-$sims.err" "$BLEVM_IN/image-a.bin" && same_as_slot "$BLEVM_IN/image-a.bin" "$slots"
-}
+c_bluez_cycle_resumed() { dropped_and_resumed "$BLEVM_IN/image-a.bin" cycled; }
 c_bluez_fail_powered_off() {
   btmgmt --index 0 power off >/dev/null
   fails_with bluez-powered-off 'is powered off' 30 mg_user --bluez $ADDRESS echo hi
@@ -441,9 +459,9 @@ check image-list c_image_list
 check upgrade-sim c_upgrade_sim
 check upgrade c_upgrade
 check upgrade-slot c_upgrade_slot
-check drop-sim c_drop_sim
-check drop-upgrade c_drop_upgrade
-check drop-resumed c_drop_resumed
+check cycle-sim c_cycle_sim
+check cycle-upgrade c_drop_upgrade
+check cycle-resumed c_cycle_resumed
 check fail-busy c_busy
 check busy-recovered c_busy_recovered
 
@@ -458,9 +476,9 @@ check bluez-scan c_bluez_scan
 check bluez-upgrade-sim c_upgrade_sim
 check bluez-upgrade c_bluez_upgrade
 check bluez-upgrade-slot c_bluez_upgrade_slot
-check bluez-drop-sim c_drop_sim
-check bluez-drop-upgrade c_bluez_drop_upgrade
-check bluez-drop-resumed c_bluez_drop_resumed
+check bluez-cycle-sim c_cycle_sim
+check bluez-cycle-upgrade c_bluez_drop_upgrade
+check bluez-cycle-resumed c_bluez_cycle_resumed
 check bluez-fail-powered-off c_bluez_fail_powered_off
 check bluez-fail-unknown-adapter c_bluez_fail_unknown_adapter
 check bluez-fail-name-not-found c_bluez_fail_name_not_found
@@ -500,6 +518,9 @@ check fail-permission c_fail_permission
 check user-central-sim c_sim
 check user-central c_user_central
 check user-central-slot c_user_central_slot
+check user-central-cycle-sim c_cycle_sim
+check user-central-cycle-upgrade c_user_central_cycle_upgrade
+check user-central-cycle-resumed c_cycle_resumed
 check bench-hci c_bench_hci
 
 kill $BTMON 2>/dev/null

@@ -5,7 +5,8 @@ import GATT
 ///
 /// PDUs are fragmented to the controller's ACL size and sent under its flow control (a send waits
 /// for buffers, never drops); received PDUs are reassembled and bounded by ``maximumPDUSize``.
-/// Closing the bearer disconnects the connection; `inbound` ends with `.closed` when it ends.
+/// Closing the bearer disconnects the connection (with ``disconnectReason``); `inbound` ends with
+/// `.closed` when it ends.
 public final class L2CAPATTBearer: ATTBearer {
     /// PDUs from the peer in arrival order, then `.closed` once.
     public let inbound: AsyncStream<ATTBearerEvent>
@@ -14,10 +15,13 @@ public final class L2CAPATTBearer: ATTBearer {
 
     /// The connection whose channel this is.
     public let connection: LEConnection
+    /// The reason ``close()`` gives the peer in its HCI Disconnect.
+    public let disconnectReason: HCIStatus
 
-    init(connection: LEConnection, maximumPDUSize: Int) {
+    init(connection: LEConnection, maximumPDUSize: Int, disconnectReason: HCIStatus) {
         self.connection = connection
         self.maximumPDUSize = maximumPDUSize
+        self.disconnectReason = disconnectReason
         let inbox = connection.inbox
         self.inbound = AsyncStream(unfolding: { await inbox.next() })
     }
@@ -35,8 +39,8 @@ public final class L2CAPATTBearer: ATTBearer {
         }
     }
 
-    /// Disconnects; `inbound` then ends with `.closed`.
+    /// Disconnects with ``disconnectReason``; `inbound` then ends with `.closed`.
     public func close() async {
-        await connection.disconnect()
+        await connection.disconnect(reason: disconnectReason)
     }
 }

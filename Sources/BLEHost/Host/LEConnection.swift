@@ -13,7 +13,12 @@ public final class LEConnection: Sendable {
     public let isCentral: Bool
     /// The ATT channel (L2CAP fixed channel 4) as a bearer for the GATT client. Every bearer made
     /// here reads the one channel: give it to one GATT client.
-    public var attBearer: L2CAPATTBearer { L2CAPATTBearer(connection: self, maximumPDUSize: attMTU) }
+    public var attBearer: L2CAPATTBearer { attBearer(disconnectReason: .remoteUserTerminated) }
+    /// The ATT channel as a bearer whose `close()` ends the connection with `disconnectReason`
+    /// (a peripheral powering off says ``HCIStatus/remotePowerOff``).
+    public func attBearer(disconnectReason: HCIStatus) -> L2CAPATTBearer {
+        L2CAPATTBearer(connection: self, maximumPDUSize: attMTU, disconnectReason: disconnectReason)
+    }
     /// The ATT channel's MTU (the bearer's largest PDU).
     public let attMTU: Int
 

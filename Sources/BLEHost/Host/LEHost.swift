@@ -105,6 +105,24 @@ public final class LEHost: Sendable {
             throw .busy("the LE host is already starting")
         }
         clock.task { [self] in await readLoop() }
+        return try await setUpController()
+    }
+
+    /// Resets the controller, as powering it off and on does: every connection ends without a
+    /// word to its peer (disconnect them first to tell them), advertising and scanning stop, and
+    /// the host sets the controller up again with the same address. Call between procedures (no
+    /// scan, connect or accept waiting), after ``start()``.
+    @discardableResult
+    public func resetController() async throws(LEHostError) -> ControllerInfo {
+        guard controller != nil else { throw .busy("the LE host has not started") }
+        let handles = state.withLockedValue { Array($0.connections.keys) }
+        for handle in handles { connectionEnded(handle: handle, reason: .localHostTerminated) }
+        logger.info("resetting the controller on \(transport)")
+        return try await setUpController()
+    }
+
+    /// HCI Reset, then what the host needs from the controller and tells it.
+    private func setUpController() async throws(LEHostError) -> ControllerInfo {
         try await run(.reset)
         let version = try await run(.readLocalVersion)
         try await run(.setEventMask(Self.eventMask))

@@ -92,10 +92,13 @@ struct SimulatorPeripheralTests {
         }
     }
 
-    @Test("the device drops the link in the middle of an upload (--disconnect-at): it advertises again and the upload resumes")
-    func uploadResumes() async throws {
+    @Test(
+        "the device drops the link in the middle of an upload (--disconnect-at), or powers its controller off and on with it (--ble-power-cycle): it advertises again and the upload resumes",
+        arguments: [false, true])
+    func uploadResumes(powerCycle: Bool) async throws {
         let image = try await TestImage.make(version: "2.2.0", size: 220 * 1024, seed: 22)
-        try await Self.withPeripheral(["--disconnect-at", "100000", "--reconnect-delay", "500"]) { controllers, simulator in
+        let drop = ["--disconnect-at", "100000", "--reconnect-delay", "500"] + (powerCycle ? ["--ble-power-cycle"] : [])
+        try await Self.withPeripheral(drop) { controllers, simulator in
             let connection = try await Self.connect(controllers, peer: .address(Self.address), timeout: .seconds(3))
             let report = try await FirmwareUpgradeManager(client: connection.client, logger: BumbleRig.quiet).upgrade(
                 images: [FirmwareUpgradeImage(image: try McuBootImage(bytes: image.bytes))],
@@ -110,6 +113,10 @@ struct SimulatorPeripheralTests {
             }.reduce(0, +)
             #expect(uploaded > image.bytes.count && uploaded < image.bytes.count + 50_000, "\(uploaded) bytes in upload requests")
             #expect(simulator.log.split(separator: "\n").filter { $0.contains("central") && $0.hasSuffix("connected") }.count >= 3)
+            // The fault's drop and the reset's each power the controller off and on, only with the flag.
+            let lines = simulator.log.split(separator: "\n")
+            #expect(lines.filter { $0.contains("controller powered off until the device is back") }.count == (powerCycle ? 2 : 0), "\(simulator.log)")
+            #expect(lines.filter { $0.contains("resetting the controller") }.count == (powerCycle ? 2 : 0))
         }
     }
 

@@ -11,7 +11,8 @@ import Synchronization
 ///
 /// Between connections it advertises again, except while the device refuses connections (it
 /// reboots after a reset, or `--disconnect-at` took its link down): then it stays silent until
-/// the device is back, as a device that is off does. Like a Zephyr peripheral, it can ask each
+/// the device is back, as a device that is off does (and, with ``Configuration/powerCyclesOnDrop``,
+/// with its controller reset as a powered-off one is). Like a Zephyr peripheral, it can ask each
 /// central for other connection parameters a few seconds into the connection.
 public final class SimulatorHCIPeripheral: Sendable {
     /// How the peripheral presents itself.
@@ -27,17 +28,25 @@ public final class SimulatorHCIPeripheral: Sendable {
         public var connectionParameters: LEConnectionParameters?
         /// How long after a connection the parameters are asked for (Zephyr: 5 s).
         public var parameterRequestDelay: Duration
+        /// Whether the device's own link drops (a `--disconnect-at` fault, a reboot) power the
+        /// controller off and on, as `btmgmt power off` / `power on` does: the link ends with
+        /// "remote device terminated connection due to power off" (0x15), the controller is
+        /// reset, and it advertises again (same address) once the device is back. Otherwise the
+        /// link ends with "remote user terminated" and the controller keeps its state.
+        public var powerCyclesOnDrop: Bool
 
         /// Makes a configuration.
         public init(
             name: String? = nil, address: LEAddress? = nil, gatt: GATTPeripheralConfiguration = GATTPeripheralConfiguration(),
-            connectionParameters: LEConnectionParameters? = nil, parameterRequestDelay: Duration = .seconds(5)
+            connectionParameters: LEConnectionParameters? = nil, parameterRequestDelay: Duration = .seconds(5),
+            powerCyclesOnDrop: Bool = false
         ) {
             self.name = name
             self.address = address
             self.gatt = gatt
             self.connectionParameters = connectionParameters
             self.parameterRequestDelay = parameterRequestDelay
+            self.powerCyclesOnDrop = powerCyclesOnDrop
         }
     }
 
@@ -116,8 +125,9 @@ public final class SimulatorHCIPeripheral: Sendable {
                 continue
             }
             logger.info("central \(connection.peer) connected")
+            let bearer = connection.attBearer(disconnectReason: configuration.powerCyclesOnDrop ? .remotePowerOff : .remoteUserTerminated)
             do {
-                try await gatt.accept(connection.attBearer)
+                try await gatt.accept(bearer)
             } catch {
                 logger.notice("connection from \(connection.peer) refused: \(error)")
                 await connection.disconnect()
@@ -127,6 +137,18 @@ public final class SimulatorHCIPeripheral: Sendable {
             await connection.waitUntilEnded()
             parameterRequest?.cancel()
             logger.info("central \(connection.peer) disconnected: \(connection.current.endReason ?? "")")
+            if configuration.powerCyclesOnDrop, gatt.refusedUntil != nil { await powerCycleController() }
+        }
+    }
+
+    /// The device dropped its link: the controller goes off (reset: no advertising, no state) and
+    /// comes back on at once; ``serve()`` advertises again when the device is back.
+    private func powerCycleController() async {
+        logger.info("controller powered off until the device is back")
+        do {
+            try await host.resetController()
+        } catch {
+            logger.error("powering the controller on again failed: \(error)")
         }
     }
 
