@@ -120,9 +120,14 @@ SANITIZE_WIDTH ?= 6
 ASAN_TIME_SCALE ?= 4
 TSAN_TIME_SCALE ?= 10
 SANITIZE_TEST_FLAGS = --skip-build --experimental-maximum-parallelization-width $(SANITIZE_WIDTH)
+# The sanitizer's runtime is linked into each executable; `mcumgr` opens libMcuMgrZIP.so (also
+# instrumented) at run time, which needs the runtime's symbols exported (clang does this for C
+# programs; swiftc does not): without it every zip read failed under TSan with "undefined
+# symbol: __tsan_external_write".
+SANITIZE_BUILD_FLAGS = -Xlinker --export-dynamic
 
 sanitize-address: bootstrap
-	swift build --build-tests --sanitize=address --scratch-path .build-asan
+	swift build --build-tests --sanitize=address --scratch-path .build-asan $(SANITIZE_BUILD_FLAGS)
 	SMP_TEST_TIME_SCALE=$(ASAN_TIME_SCALE) ASAN_OPTIONS="detect_leaks=0 $(ASAN_OPTIONS)" \
 		swift test $(SANITIZE_TEST_FLAGS) --sanitize=address --scratch-path .build-asan
 
@@ -131,6 +136,6 @@ sanitize-address: bootstrap
 # BlueZVMTests (a qemu guest with its own kernel: make blevm) is left out.
 SANITIZE_TARGETS ?= $(filter-out BlueZVMTests,$(sort $(notdir $(wildcard Tests/*Tests))))
 sanitize-thread: bootstrap
-	swift build --build-tests --sanitize=thread --scratch-path .build-tsan
+	swift build --build-tests --sanitize=thread --scratch-path .build-tsan $(SANITIZE_BUILD_FLAGS)
 	SMP_TEST_TIME_SCALE=$(TSAN_TIME_SCALE) TSAN_OPTIONS="suppressions=$(CURDIR)/scripts/tsan-suppressions.txt $(TSAN_OPTIONS)" \
 		scripts/sanitize-split.sh .build-tsan thread $(SANITIZE_WIDTH) $(SANITIZE_TARGETS)

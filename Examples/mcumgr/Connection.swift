@@ -42,7 +42,7 @@ extension GlobalOptions {
         ConnectionOptions(
             maximumPacketSize: effectiveMTU,
             clientConfiguration: SMPClient.Configuration(timeout: effectiveTimeout, retries: effectiveRetries),
-            logger: Logger(label: "smp"))
+            logger: Logger(label: "smp"), bluezAcquiresDescriptors: !bluezNoAcquire)
     }
 
     /// Connects, runs `body` with a session to the device, and closes the session.

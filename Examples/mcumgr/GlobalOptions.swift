@@ -30,6 +30,10 @@ struct GlobalOptions: ParsableArguments {
         valueName: "address"))
     var bleSocket: String?
 
+    @Flag(name: .customLong("bluez-no-acquire"), help: ArgumentHelp(
+        "Through bluetoothd (--bluez, or --ble while it runs): write with WriteValue and take notifications through StartNotify instead of the AcquireWrite/AcquireNotify descriptors (slower; for a bluetoothd or device where acquiring fails)."))
+    var bluezNoAcquire = false
+
     @Flag(name: .customLong("ble-scan"), help: "Use the first SMP device a Bluetooth LE scan finds; alone, list the SMP devices found.")
     var bleScan = false
 
@@ -157,6 +161,9 @@ struct GlobalOptions: ParsableArguments {
         }
         if bluez != nil, bleSecurity != nil {
             throw ValidationError("--ble-security is for the kernel's socket (--ble-socket): through bluetoothd, pair the device instead (bluetoothctl pair ADDRESS)")
+        }
+        if bluezNoAcquire, ble == nil && bluez == nil || hci != nil {
+            throw ValidationError("--bluez-no-acquire is for the path through bluetoothd: --bluez ADDRESS|NAME (or --ble while bluetoothd runs)")
         }
         if hci != nil, bluez != nil || bleSocket != nil {
             throw ValidationError("--hci goes with --ble or --ble-scan: --bluez and --ble-socket name parts of BlueZ, --hci our own LE host")

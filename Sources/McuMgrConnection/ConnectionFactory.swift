@@ -101,16 +101,21 @@ public struct ConnectionOptions: Sendable {
     public var clock: SMPClock
     /// Where the session logs frames (`-v`).
     public var logger: Logger
+    /// Whether the BlueZ D-Bus path writes and reads through the `AcquireWrite` / `AcquireNotify`
+    /// descriptors when bluetoothd offers them (true), or always through `WriteValue` and
+    /// `StartNotify` calls (false: for a bluetoothd or device where acquiring fails).
+    public var bluezAcquiresDescriptors: Bool
 
     /// Makes the options.
     public init(
         maximumPacketSize: Int? = nil, clientConfiguration: SMPClient.Configuration = SMPClient.Configuration(),
-        clock: SMPClock = .continuous, logger: Logger = Logger(label: "smp")
+        clock: SMPClock = .continuous, logger: Logger = Logger(label: "smp"), bluezAcquiresDescriptors: Bool = true
     ) {
         self.maximumPacketSize = maximumPacketSize
         self.clientConfiguration = clientConfiguration
         self.clock = clock
         self.logger = logger
+        self.bluezAcquiresDescriptors = bluezAcquiresDescriptors
     }
 }
 

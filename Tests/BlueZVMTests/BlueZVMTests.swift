@@ -96,6 +96,13 @@ struct BlueZVMTests {
         #expect(result.file("checks/bluez-scan.out")?.contains("C0:5A:17:00:00:01 (random)  smp-sim-blevm") == true)
     }
 
+    @Test("--bluez-no-acquire: echo and a 220 KiB upload through WriteValue and StartNotify (bluetoothd's fallback without acquired descriptors); the slot holds the image")
+    func dbusMethodCalls() async throws {
+        let result = try await BLEChecksRun.result()
+        BLEChecksRun.expectPassed(["bluez-calls", "bluez-calls-upload"], in: result)
+        #expect(result.file("checks/bluez-calls.out")?.contains("(WriteValue/StartNotify)") == true)
+    }
+
     @Test("mcumgr --bluez upgrades (220 KiB, test and confirm) as an unprivileged user; the slot holds the image")
     func dbusUpgrade() async throws {
         let result = try await BLEChecksRun.result()

@@ -47,12 +47,15 @@ struct BlueZDBusCLITests {
         }
     }
 
-    @Test("--bluez and --ble-socket: misplaced options are usage errors (exit status 2)")
+    @Test("--bluez, --ble-socket and --bluez-no-acquire: misplaced options are usage errors (exit status 2)")
     func usageErrors() async throws {
         Expect.failure(try await CLI.mcumgr(["--bluez", "AA:BB:CC:DD:EE:FF", "--ble-security", "high", "echo", "x"]), status: 2, mentioning: "--ble-security")
         Expect.failure(try await CLI.mcumgr(["--bluez", "x", "--hci", "tcp:127.0.0.1:9001", "echo", "x"]), status: 2, mentioning: "--hci")
         Expect.failure(try await CLI.mcumgr(["--bluez", "x", "--ble-socket", "y", "echo", "x"]), status: 2, mentioning: "name one connection")
         Expect.failure(try await CLI.mcumgr(["--bluez", "x", "--ble-type", "random", "echo", "x"]), status: 2, mentioning: "--ble-type")
+        for arguments in [["--ble-socket", "x"], ["--udp", "127.0.0.1"], ["--hci", "tcp:127.0.0.1:9001", "--ble", "x"], []] {
+            Expect.failure(try await CLI.mcumgr(arguments + ["--bluez-no-acquire", "echo", "x"]), status: 2, mentioning: "--bluez-no-acquire")
+        }
         Expect.failure(
             try await CLI.mcumgr(["--conntype", "ble", "--connstring", "peer_name=x,stack=kernel", "echo", "x"]), status: 2, mentioning: "stack")
     }

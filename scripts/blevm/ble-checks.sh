@@ -362,6 +362,17 @@ c_bluez_scan() {
   echo "$out"
   echo "$out" | grep -q "$ADDRESS (random)  $NAME"
 }
+# --bluez-no-acquire: writes through WriteValue, notifications through StartNotify (the fallback
+# where bluetoothd offers no AcquireWrite/AcquireNotify), MTU from the characteristic's property.
+c_bluez_calls() {
+  out=$(mg_user -v --bluez $ADDRESS --bluez-no-acquire echo through calls 2>"$C/bluez-calls.log") || { cat "$C/bluez-calls.log"; return 1; }
+  grep -o 'through bluetoothd: ATT MTU [0-9]* (WriteValue/StartNotify)' "$C/bluez-calls.log" || { cat "$C/bluez-calls.log"; return 1; }
+  [ "$out" = "through calls" ]
+}
+c_bluez_calls_upload() {
+  mg_user --bluez $ADDRESS --bluez-no-acquire image upload "$U/image-a.bin" || return 1
+  same_as_slot "$BLEVM_IN/image-a.bin" "$(stop_sim)" 1
+}
 c_bluez_upgrade() {
   upgrade_as_user "$U/image-b.bin" --bluez $ADDRESS || return 1
   grep 'connection parameters 12-24 (1.25 ms) asked' "$L/sim-$sims.err" | grep -q accepted
@@ -473,6 +484,8 @@ check bluez-echo-name c_bluez_echo_name
 check bluez-default c_bluez_default
 check bluez-image-list c_bluez_image_list
 check bluez-scan c_bluez_scan
+check bluez-calls c_bluez_calls
+check bluez-calls-upload c_bluez_calls_upload
 check bluez-upgrade-sim c_upgrade_sim
 check bluez-upgrade c_bluez_upgrade
 check bluez-upgrade-slot c_bluez_upgrade_slot

@@ -28,6 +28,7 @@ extension ConnectionFactory {
         var configuration = BlueZDBusTransport.Configuration(
             peer: parameters.peer, addressType: parameters.addressType, adapter: parameters.adapter, scanTimeout: blueZScanTimeout)
         if let size = options.maximumPacketSize { configuration.reassemblyBufferSize = size }
+        configuration.acquiresDescriptors = options.bluezAcquiresDescriptors
         let transport = BlueZDBusTransport(configuration: configuration, clock: options.clock, logger: options.logger)
         try await open(transport, spec: spec)
         return transport

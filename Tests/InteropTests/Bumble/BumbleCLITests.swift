@@ -19,6 +19,7 @@ struct BumbleCLITests {
             #expect(table.status == 0, "\(table.stderr)")
             #expect(table.stdout.contains("\(rig.peripheralAddress) (random)  \(rig.peripheralName)"))
             let json = try await Self.mcumgr(["--hci", hci, "--ble-scan", "--scan-seconds", "3", "--json"])
+            try #require(json.status == 0, "exit \(json.status): \(json.stderr)")
             let entries = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
             #expect(entries?.first?["address"] as? String == rig.peripheralAddress)
             #expect(entries?.first?["name"] as? String == rig.peripheralName)
