@@ -14,7 +14,7 @@ struct ArgumentRewriter {
     /// ArgumentParser's options of the program itself.
     static let toolOptions: Set<String> = ["--generate-completion-script", "--experimental-dump-help", "--version"]
     /// Global flags.
-    static let flags: Set<String> = ["--ble-scan", "--raw", "--sim", "--json", "-v", "--verbose"]
+    static let flags: Set<String> = ["--ble-scan", "--bluez-no-acquire", "--raw", "--sim", "--json", "-v", "--verbose"]
 
     /// The rewritten arguments.
     private(set) var arguments: [String] = []

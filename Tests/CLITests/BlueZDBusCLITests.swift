@@ -35,7 +35,10 @@ struct BlueZDBusCLITests {
     func busWithoutBluetoothd() async throws {
         try await Self.withPrivateBus { address in
             let environment = ["DBUS_SYSTEM_BUS_ADDRESS": address]
-            for arguments in [["--bluez", "AA:BB:CC:DD:EE:FF", "echo", "hi"], ["--bluez", "my-board", "image", "list"], ["--conntype", "ble", "--connstring", "peer_name=x,stack=dbus", "echo", "x"]] {
+            for arguments in [
+                ["--bluez", "AA:BB:CC:DD:EE:FF", "echo", "hi"], ["--bluez", "my-board", "image", "list"],
+                ["--conntype", "ble", "--connstring", "peer_name=x,stack=dbus", "echo", "x"], ["--bluez", "AA:BB:CC:DD:EE:FF", "--bluez-no-acquire", "echo", "hi"],
+            ] {
                 let result = try await CLI.mcumgr(arguments, environment: environment, timeout: 60)
                 Expect.failure(result, status: 3, mentioning: "bluetoothd is not running")
                 #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
@@ -54,7 +57,7 @@ struct BlueZDBusCLITests {
         Expect.failure(try await CLI.mcumgr(["--bluez", "x", "--ble-socket", "y", "echo", "x"]), status: 2, mentioning: "name one connection")
         Expect.failure(try await CLI.mcumgr(["--bluez", "x", "--ble-type", "random", "echo", "x"]), status: 2, mentioning: "--ble-type")
         for arguments in [["--ble-socket", "x"], ["--udp", "127.0.0.1"], ["--hci", "tcp:127.0.0.1:9001", "--ble", "x"], []] {
-            Expect.failure(try await CLI.mcumgr(arguments + ["--bluez-no-acquire", "echo", "x"]), status: 2, mentioning: "--bluez-no-acquire")
+            Expect.failure(try await CLI.mcumgr(arguments + ["--bluez-no-acquire", "echo", "x"]), status: 2, mentioning: "--bluez-no-acquire is for the path through bluetoothd")
         }
         Expect.failure(
             try await CLI.mcumgr(["--conntype", "ble", "--connstring", "peer_name=x,stack=kernel", "echo", "x"]), status: 2, mentioning: "stack")
