@@ -284,7 +284,9 @@ let package = Package(
         ),
 
         // Tests.
-        .testTarget(name: "POSIXIOTests", dependencies: ["POSIXIO", "SMPTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "POSIXIOTests", dependencies: ["POSIXIO", "SMPTestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            swiftSettings: strict),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "SMPTestSupport", "SMPTestTraits"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "SMPTests",
