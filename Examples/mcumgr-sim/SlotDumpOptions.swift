@@ -1,9 +1,7 @@
 import ArgumentParser
 import SMPSimulator
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `mcumgr-sim --dump-slots DIR`: on exit, every slot's bytes in a file, so that a test outside
 /// the process (e.g. in the BLE VM) can compare what a client uploaded with what the device holds.

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 // The C entry points of libMcuMgrZIP.so, for a program that opens the library at run time
 // (dlopen) so that ZIPFoundation, Foundation and ICU load only when a zip is read: the `mcumgr`

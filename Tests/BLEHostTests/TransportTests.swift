@@ -2,9 +2,7 @@ import BLEHost
 import Foundation
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 @Suite("HCI transports: user channel without Bluetooth, serial ports, H4 over a real pty")
 struct TransportTests {

@@ -4,9 +4,7 @@ import SMP
 import SMPTestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Runs the built `mcumgr` (found by `BuiltProducts`) with its own profiles directory.
 enum CLI {

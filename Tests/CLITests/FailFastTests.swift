@@ -3,9 +3,7 @@ import SMP
 import SMPTestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// ICMP refusals end a UDP request at once, with exit 3, naming the address.
 @Suite("A device that is not there fails at once (issue 32)")

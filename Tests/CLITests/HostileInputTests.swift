@@ -3,9 +3,7 @@ import SMP
 import SMPTestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Issue 33 ("Hostile round 3"), the items that are not about Bluetooth: out-of-range durations
 /// (defect 3), devices files from Windows (4), one exit status per cause (5), interrupted

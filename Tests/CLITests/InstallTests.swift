@@ -3,9 +3,7 @@ import SMP
 import SMPTestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `make install` into an empty folder, from the build the tests use.
 @Suite("make install (issue 32)")

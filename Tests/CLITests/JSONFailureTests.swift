@@ -3,9 +3,7 @@ import SMP
 import SMPTestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// With `--json`, every failure is a JSON object on standard output too; Ctrl-C during an upgrade says where it stands.
 @Suite("--json failures and interrupted upgrades (issue 32)")

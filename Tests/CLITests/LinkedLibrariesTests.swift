@@ -3,9 +3,7 @@ import SMP
 import SMPTestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A UDP-only user needs no Bluetooth library: `libbluetooth.so.3` is opened at run time.
 @Suite("The libraries the programs need to start (issue 32)")

@@ -3,9 +3,7 @@ import SMP
 import SMPTestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Logging through swift-log at the level asked for.
 @Suite("--log-level (issue 32)")

@@ -3,9 +3,7 @@ import SMP
 import SMPTestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `conn add` saves `--timeout`, `--retries` and `--mtu`; `-c NAME` uses them.
 @Suite("Profiles keep every connection setting they take (issue 32)")

@@ -3,9 +3,7 @@ import SMP
 import SMPTestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The `/lfs1` mount point is documented, and a path on no mount point fails naming the path.
 @Suite("The simulator's file system, as users find it (issue 32)")

@@ -3,9 +3,7 @@ import SMP
 import SMPTestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A group named alone lists its subcommands; a typo gets a suggestion.
 @Suite("Groups without a subcommand, mistyped subcommands (issue 32)")

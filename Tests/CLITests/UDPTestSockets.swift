@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import SMPTestSupport
 
 /// A UDP port on 127.0.0.1 that nothing listens on (bound once to learn a free number, then closed).

@@ -3,9 +3,7 @@ import SMP
 import SMPTestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The version users pin, from one source (`SwiftMcuMgr.version`).
 @Suite("mcumgr --version and mcumgr-sim --version (issue 32)")

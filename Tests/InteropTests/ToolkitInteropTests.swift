@@ -2,9 +2,7 @@ import SMPTestSupport
 import Foundation
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// mcumgr-toolkit (Python bindings over an independent Rust client) against `mcumgr-sim` over UDP.
 @Suite("mcumgr-toolkit against mcumgr-sim")

@@ -6,9 +6,7 @@ import McuMgrTools
 import SMPTestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Image files for upload: every way a file can be wrong is its own typed error, mapped to exit status 4.
 @Suite("Input files")
@@ -139,7 +137,6 @@ struct InputFileTests {
 
 /// Binds a Unix-domain socket at `path`: a file that exists and is no directory, yet cannot be read (even by root).
 private func bindUnixSocket(at path: String) throws {
-    #if canImport(Glibc)
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     #expect(fd >= 0)
     defer { close(fd) }
@@ -153,7 +150,4 @@ private func bindUnixSocket(at path: String) throws {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
     }
     #expect(result == 0, "bind \(path)")
-    #else
-    _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0])
-    #endif
 }

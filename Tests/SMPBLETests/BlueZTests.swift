@@ -6,9 +6,7 @@ import SMP
 @testable import SMPBLE
 import SMPTestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Whether this kernel lacks Bluetooth (AF_BLUETOOTH sockets fail with EAFNOSUPPORT), as here.
 let kernelLacksBluetooth: Bool = {

@@ -3,9 +3,7 @@ import SMP
 import SMPSerial
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 @Suite("Serial port errors a user can act on")
 struct SerialPortErrorTests {

@@ -6,9 +6,7 @@ import SMPSerial
 import SMPSimulator
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Our `SerialTransport` over a real pseudo-terminal against the simulator's serial server.
 @Suite("Serial transport over a pty")

@@ -7,9 +7,7 @@ import SMPSimulator
 import SMPTestTraits
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Whole firmware upgrades through our serial transport, a real pty and the simulator.
 @Suite("Firmware upgrade over serial", .scaledTimeLimit(minutes: 5))

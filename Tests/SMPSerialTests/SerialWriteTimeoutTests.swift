@@ -4,9 +4,7 @@ import SMPSerial
 import SMPSimulator
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A line that stops taking bytes (the other end no longer reads, or CTS holds) ends in a typed
 /// disconnect within the write timeout, not in a send that never returns.

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Date-time text as the OS group writes and reads it (`YYYY-MM-DDTHH:MM:SS`, optionally
 /// `.fraction` and a time zone, which are ignored), as seconds since 1970 for comparing.

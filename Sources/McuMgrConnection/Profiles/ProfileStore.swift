@@ -3,9 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
 import Glibc
-#endif
 import McuMgr
 
 /// The connection profiles file, `connections.json`: in `$MCUMGR_CONFIG_DIR`, else in

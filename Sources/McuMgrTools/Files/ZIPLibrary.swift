@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import McuBoot
 
 /// libMcuMgrZIP.so, opened when the first zip is read: the CLI loads ZIPFoundation, Foundation and

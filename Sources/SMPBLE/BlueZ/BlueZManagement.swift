@@ -1,7 +1,5 @@
 import CBlueZ
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The kernel's Bluetooth management interface (mgmt, `HCI_CHANNEL_CONTROL`), asked what
 /// libbluetooth cannot tell: which adapters the kernel's Bluetooth stack manages.

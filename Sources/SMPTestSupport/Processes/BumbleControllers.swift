@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// bumble's two virtual controllers on one virtual link (`bumble.apps.controllers`), each on its
 /// own TCP port of a fresh loopback address, so that sets of controllers run side by side.

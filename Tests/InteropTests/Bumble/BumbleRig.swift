@@ -4,9 +4,7 @@ import SMPTestSupport
 import Logging
 import SMPBLE
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Our host's side of a ``BumbleLink``: the controller to attach to and what the peripheral says.
 ///
