@@ -74,8 +74,9 @@ extension MCUmgr {
             options.bootableImage = try image.map { path throws(InputFileError) in try InputFile.mcubootImage(path).bytes }
             options.filePath = filePath
             options.settingsKey = settingsKey
-            options.timeout = global.effectiveTimeout
-            options.retries = global.effectiveRetries
+            let session = global.session
+            options.timeout = session.timeout
+            options.retries = session.retries
             options.bootTimeout = bootTimeout
             options.only = only
             options.keepsEvidence = global.verbose

@@ -39,9 +39,10 @@ extension GlobalOptions {
 
     /// The packet size, session timing and logger the options ask for.
     var connectionOptions: ConnectionOptions {
-        ConnectionOptions(
-            maximumPacketSize: effectiveMTU,
-            clientConfiguration: SMPClient.Configuration(timeout: effectiveTimeout, retries: effectiveRetries),
+        let session = session
+        return ConnectionOptions(
+            maximumPacketSize: session.mtu,
+            clientConfiguration: SMPClient.Configuration(timeout: session.timeout, retries: session.retries),
             logger: Logger(label: "smp"), bluezAcquiresDescriptors: !bluezNoAcquire)
     }
 

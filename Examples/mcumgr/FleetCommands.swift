@@ -53,7 +53,7 @@ struct FleetOptions: ParsableArguments {
     func validate() throws {
         guard (devicesFile == nil) != (udpRange == nil) else { throw ValidationError("name the devices with --devices FILE or --udp-range RANGE (one of them)") }
         if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
-        if let mtu, !(64...65_507).contains(mtu) { throw ValidationError("--mtu must be 64 to 65507 bytes") }
+        try GlobalOptions.checkMTU(mtu)
     }
 
     /// The devices the options name.

@@ -122,7 +122,15 @@ struct GlobalOptions: ParsableArguments {
     /// The default response timeout.
     static let defaultTimeout = Duration.seconds(5)
     /// `--timeout`: more than 0 and at most an hour.
-    static let timeoutOption = DurationOption.seconds(maximum: 3_600, allowsZero: false)
+    /// (The limits of `--timeout`, `--retries` and `--mtu` are those a saved profile is held to:
+    /// ``ConnectionProfile``'s, one rule for both.)
+    static let timeoutOption = DurationOption.seconds(maximum: ConnectionProfile.maximumTimeout, allowsZero: false)
+    /// Refuses an `--mtu` outside ``ConnectionProfile/mtuRange``.
+    static func checkMTU(_ mtu: Int?) throws {
+        let range = ConnectionProfile.mtuRange
+        if let mtu, !range.contains(mtu) { throw ValidationError("--mtu must be \(range.lowerBound) to \(range.upperBound) bytes") }
+    }
+
     /// The default number of retries.
     static let defaultRetries = 2
 
@@ -146,9 +154,10 @@ struct GlobalOptions: ParsableArguments {
                 throw ValidationError(error.description)
             }
         }
-        if let retries, !(0...100).contains(retries) { throw ValidationError("--retries must be 0 to 100") }
-        if let tries, !(1...101).contains(tries) { throw ValidationError("--tries must be 1 to 101") }
-        if let mtu, !(64...65_507).contains(mtu) { throw ValidationError("--mtu must be 64 to 65507 bytes") }
+        let maximumRetries = ConnectionProfile.maximumRetries
+        if let retries, !(0...maximumRetries).contains(retries) { throw ValidationError("--retries must be 0 to \(maximumRetries)") }
+        if let tries, !(1...maximumRetries + 1).contains(tries) { throw ValidationError("--tries must be 1 to \(maximumRetries + 1)") }
+        try Self.checkMTU(mtu)
         if let udp {
             do { _ = try ConnectionSpec(udpOption: udp) } catch { throw ValidationError(error.description) }
         }
@@ -177,23 +186,16 @@ struct GlobalOptions: ParsableArguments {
         }
     }
 
-    /// The saved profile `-c NAME` names, if any (nil when it cannot be read: `connection()`
-    /// reports why).
-    var savedProfile: ConnectionProfile? {
-        profile.flatMap { try? ProfileStore().profile(named: $0) }
+    /// The session settings in force: each from the command line, else from the profile `-c NAME`
+    /// saved (the profiles file read once here), else the default. A profile that cannot be read
+    /// adds nothing (`connection()` reports why).
+    var session: SessionSettings {
+        let saved = profile.flatMap { try? ProfileStore().profile(named: $0) }
+        return SessionSettings(
+            givenTimeout: timeout ?? saved?.timeout.map { .seconds($0) },
+            retries: retries ?? tries.map { $0 - 1 } ?? saved?.retries ?? Self.defaultRetries,
+            mtu: mtu ?? saved?.mtu)
     }
-
-    /// The response timeout in force: `--timeout`, else the profile's, else 5 s.
-    var effectiveTimeout: Duration { timeout ?? savedProfile?.timeout.map { .seconds($0) } ?? Self.defaultTimeout }
-
-    /// The retry count in force: `--retries` (or `--tries`), else the profile's, else 2.
-    var effectiveRetries: Int { retries ?? tries.map { $0 - 1 } ?? savedProfile?.retries ?? Self.defaultRetries }
-
-    /// The packet size in force: `--mtu`, else the profile's; nil for the transport's default.
-    var effectiveMTU: Int? { mtu ?? savedProfile?.mtu }
-
-    /// The response timeout given on the command line or in the profile, if either gives one.
-    var givenTimeout: Duration? { timeout ?? savedProfile?.timeout.map { .seconds($0) } }
 
     /// The output these options ask for.
     var output: Output { Output(json: json) }
@@ -203,4 +205,19 @@ struct GlobalOptions: ParsableArguments {
 protocol DeviceCommand {
     /// The global options.
     var global: GlobalOptions { get }
+}
+
+/// A command's session settings once the command line and the saved profile are combined.
+struct SessionSettings {
+    /// The response timeout the command line or the profile gives, if either does.
+    let givenTimeout: Duration?
+    /// The retry count in force (2 unless given).
+    let retries: Int
+    /// The packet size in force; nil for the transport's default.
+    let mtu: Int?
+
+    /// The response timeout in force: the given one, else 5 s.
+    var timeout: Duration { givenTimeout ?? GlobalOptions.defaultTimeout }
+    /// How long the upload engine waits for each chunk's answer: the given timeout, else 2 s.
+    var chunkTimeout: Duration { givenTimeout ?? .seconds(2) }
 }

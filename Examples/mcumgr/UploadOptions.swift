@@ -22,16 +22,17 @@ struct UploadOptions: ParsableArguments {
 
 extension GlobalOptions {
     /// How long the upload engine waits for each chunk's answer: --timeout (or the profile's), else 2 s.
-    var chunkTimeout: Duration { givenTimeout ?? .seconds(2) }
+    var chunkTimeout: Duration { session.chunkTimeout }
 
     /// Uploads `bytes` through `target` with the packet size and pipeline depth the device's
     /// parameters give (unless `options` name them), showing progress.
     func upload(_ bytes: [UInt8], to target: some UploadTarget, options: UploadOptions) async throws {
         // With the packet size given, the device's buffers only decide the depth: the engine reads
         // them (`mcumgr params`) when `--pipeline-depth` is not given either.
+        let session = session
         let configuration = UploadConfiguration(
-            pipelineDepth: options.pipelineDepth, byteAlignment: options.alignment, chunkTimeout: chunkTimeout,
-            readsDeviceBuffers: effectiveMTU == nil)
+            pipelineDepth: options.pipelineDepth, byteAlignment: options.alignment, chunkTimeout: session.chunkTimeout,
+            readsDeviceBuffers: session.mtu == nil)
         let display = ProgressDisplay(label: "upload", fd: output.progressDescriptor)
         defer { display.finish() }
         _ = try await UploadEngine(target: target, configuration: configuration).upload(bytes) { display.update($0) }
