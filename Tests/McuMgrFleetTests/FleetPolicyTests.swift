@@ -292,3 +292,19 @@ struct FleetPolicyTests {
         #expect(await fleet.devices[0].packetsReceived == 0)
     }
 }
+
+/// The one retry rule the upgrade and its dry run go by.
+@Suite("Fleet retry rule")
+struct FleetRetryRuleTests {
+    @Test("a failure that may pass is tried again after the doubling back-off, up to the retries; a refusal never")
+    func retryDelay() {
+        let configuration = FleetConfiguration(retries: 2, retryBackOff: .seconds(2), maximumRetryBackOff: .seconds(3))
+        let timeout = FleetFailure(
+            phase: .upgrade(.upload), reason: .session(.timeout(group: .image, command: 1, attempts: 3)), reachedDevice: true)
+        let unhealthy = FleetFailure(phase: .healthCheck, reason: .unhealthy("slot 0 is not confirmed"), reachedDevice: true)
+        #expect(configuration.retryDelay(after: timeout, attempt: 1) == .seconds(2))
+        #expect(configuration.retryDelay(after: timeout, attempt: 2) == .seconds(3))  // 4 s, capped
+        #expect(configuration.retryDelay(after: timeout, attempt: 3) == nil)  // the retries are used up
+        #expect(configuration.retryDelay(after: unhealthy, attempt: 1) == nil)
+    }
+}

@@ -53,9 +53,9 @@ public struct FleetDryRun: Sendable {
                 while true {
                     attempt += 1
                     let entry = await Self.read(device, connection, images: images, upgrade: upgrade)
-                    guard case .unreadable(let failure) = entry.action, failure.isRetriable, attempt <= policy.retries,
-                          !Task.isCancelled else { return entry }
-                    do { try await clock.sleep(for: policy.backOff(beforeRetry: attempt)) } catch { return entry }
+                    guard case .unreadable(let failure) = entry.action, !Task.isCancelled,
+                          let delay = policy.retryDelay(after: failure, attempt: attempt) else { return entry }
+                    do { try await clock.sleep(for: delay) } catch { return entry }
                 }
             },
             unreachable: { device, failure in FleetDryRunEntry(device: device, action: .unreadable(failure), running: [:]) })

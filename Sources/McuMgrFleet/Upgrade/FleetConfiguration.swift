@@ -38,6 +38,15 @@ public struct FleetConfiguration: Sendable {
         self.healthCheckTimeout = healthCheckTimeout
     }
 
+    /// The wait before trying a device again after its attempt number `attempt` (1 for the first)
+    /// failed with `failure`; nil when it is not tried again: the failure will not pass
+    /// (``FleetFailure/isRetriable``) or the ``retries`` are used up. The upgrade and its dry run
+    /// both go by it.
+    public func retryDelay(after failure: FleetFailure, attempt: Int) -> Duration? {
+        guard failure.isRetriable, attempt <= retries else { return nil }
+        return backOff(beforeRetry: attempt)
+    }
+
     /// The wait before retry number `retry` (1 for the first).
     public func backOff(beforeRetry retry: Int) -> Duration {
         var delay = retryBackOff

@@ -35,8 +35,7 @@ struct FleetDeviceUpgrader: Sendable {
                 return board.status(of: index).changedDevice ? .upgraded(report) : .unchanged(report)
             case .failure(let failure):
                 board.update(index) { $0.lastFailure = failure }
-                guard failure.isRetriable, attempt <= configuration.retries, !control.isCancelled else { return .failed(failure) }
-                let delay = configuration.backOff(beforeRetry: attempt)
+                guard !control.isCancelled, let delay = configuration.retryDelay(after: failure, attempt: attempt) else { return .failed(failure) }
                 logger.debug("\(item.device.label): \(failure); retrying in \(delay)")
                 board.update(index) { $0.phase = .waitingToRetry }
                 emit(item, .retrying(after: delay, failure))
