@@ -21,15 +21,10 @@ public enum BLEScanner {
         let dd = library.openDev(local.deviceID)
         guard dd >= 0 else { throw BLEError.from(errno: errno, while: "opening hci\(local.deviceID)") }
         defer { _ = library.closeDev(dd) }
-        // Active scan, 10 ms interval and window, public own address, accept all advertisers.
-        guard library.setScanParameters(dd, 0x01, UInt16(0x0010).littleEndian, UInt16(0x0010).littleEndian, 0x00, 0x00, 1000) >= 0 else {
-            throw BLEError.from(errno: errno, while: "setting scan parameters on hci\(local.deviceID)")
-        }
-        guard library.setScanEnable(dd, 0x01, 0x00, 1000) >= 0 else {
-            throw BLEError.from(errno: errno, while: "starting a scan on hci\(local.deviceID)")
-        }
-        defer { _ = library.setScanEnable(dd, 0x00, 0x00, 1000) }
-
+        // The advertising-report filter goes on before the scan starts: hci_send_req keeps it across
+        // its own commands, and a report the controller sends right after Set Scan Enable's
+        // Command Complete (btvirt sends each advertiser's report and scan response only then)
+        // reaches this socket instead of falling between the command and the filter.
         var saved = hci_filter()
         var savedLength = socklen_t(MemoryLayout<hci_filter>.size)
         let hasSaved = getsockopt(dd, SOL_HCI, HCI_FILTER, &saved, &savedLength) == 0
@@ -41,6 +36,15 @@ public enum BLEScanner {
             throw BLEError.from(errno: errno, while: "setting the HCI event filter")
         }
         defer { if hasSaved { _ = setsockopt(dd, SOL_HCI, HCI_FILTER, &saved, savedLength) } }
+
+        // Active scan, 10 ms interval and window, public own address, accept all advertisers.
+        guard library.setScanParameters(dd, 0x01, UInt16(0x0010).littleEndian, UInt16(0x0010).littleEndian, 0x00, 0x00, 1000) >= 0 else {
+            throw BLEError.from(errno: errno, while: "setting scan parameters on hci\(local.deviceID)")
+        }
+        guard library.setScanEnable(dd, 0x01, 0x00, 1000) >= 0 else {
+            throw BLEError.from(errno: errno, while: "starting a scan on hci\(local.deviceID)")
+        }
+        defer { _ = library.setScanEnable(dd, 0x00, 0x00, 1000) }
 
         // The socket stays libbluetooth's (hci_close_dev above): borrowed, each read one HCI event.
         let events: PolledDescriptor
