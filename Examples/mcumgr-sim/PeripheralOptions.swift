@@ -31,6 +31,10 @@ struct PeripheralOptions: ParsableArguments {
         "With --hci: when the device drops its link (--disconnect-at, a reset), power the controller off and on as `btmgmt power off; power on` does: the link ends with 'power off' (0x15), the controller is reset, and it advertises again when the device is back (after --reconnect-delay)."))
     var powerCycle = false
 
+    @Flag(name: .customLong("ble-require-pairing"), help: ArgumentHelp(
+        "With --hci: the SMP characteristic and its CCCD take writes only on an encrypted link, as a Zephyr device built with CONFIG_MCUMGR_TRANSPORT_BT_PERM_RW_AUTHEN. The simulator never pairs, so every central is refused with Insufficient Authentication (0x05): a device that needs pairing."))
+    var requiresPairing = false
+
     /// The connection parameters `--ble-interval` asks for (nil without it).
     func connectionParameters() throws -> LEConnectionParameters? {
         guard let interval else { return nil }
@@ -61,8 +65,8 @@ struct PeripheralOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if hci == nil, name != nil || address != nil || interval != nil || powerCycle {
-            throw ValidationError("--ble-name, --ble-address, --ble-interval and --ble-power-cycle go with --hci CONTROLLER")
+        if hci == nil, name != nil || address != nil || interval != nil || powerCycle || requiresPairing {
+            throw ValidationError("--ble-name, --ble-address, --ble-interval, --ble-power-cycle and --ble-require-pairing go with --hci CONTROLLER")
         }
         _ = try controller()
         _ = try staticAddress()
@@ -81,7 +85,8 @@ struct PeripheralOptions: ParsableArguments {
             throw PeripheralError(controller: controller, underlying: error.description)
         }
         let configuration = SimulatorHCIPeripheral.Configuration(
-            name: name, address: try staticAddress(), connectionParameters: try connectionParameters(), powerCyclesOnDrop: powerCycle)
+            name: name, address: try staticAddress(), gatt: GATTPeripheralConfiguration(requiresEncryption: requiresPairing),
+            connectionParameters: try connectionParameters(), powerCyclesOnDrop: powerCycle)
         let peripheral: SimulatorHCIPeripheral
         do {
             peripheral = try await SimulatorHCIPeripheral.start(device: device, transport: transport, configuration: configuration, clock: clock, logger: logger)

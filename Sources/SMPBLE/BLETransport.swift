@@ -45,23 +45,17 @@ public final class BLETransport: SMPTransport {
     }
 
     /// Whole SMP packets from the device and link changes.
-    public let events: SMPTransportEvents
+    public var events: SMPTransportEvents { core.events }
     /// What the transport connects through.
     public let connector: BLEConnector
     /// The configuration the transport was made with (the reassembly buffer may change since).
     public let configuration: Configuration
 
-    private let eventSink: SMPTransportEvents.Continuation
-    private let clock: SMPClock
-    private let logger: Logger
-    private let state: Mutex<State>
-    private let connectGate = AsyncGate()
-    private let sendGate = AsyncGate()
+    private let core: GATTTransportCore
+    private let state = Mutex(State())
 
     private struct State {
         var link: Link?
-        var mtu = GATTClient.defaultMTU
-        var reassemblyBufferSize: Int?
         var generation = 0
         var closed = false
     }
@@ -81,45 +75,42 @@ public final class BLETransport: SMPTransport {
     ) {
         self.connector = connector
         self.configuration = configuration
-        self.clock = clock
-        self.logger = logger
-        self.state = Mutex(State(reassemblyBufferSize: configuration.reassemblyBufferSize))
-        (events, eventSink) = SMPTransportEvents.makeStream()
+        self.core = GATTTransportCore(
+            reassemblyBuffer: configuration.reassemblyBufferSize, deviceReassembles: configuration.deviceReassembles, clock: clock, logger: logger)
     }
 
     /// The device's reassembly buffer (`buf_size`) when it reassembles writes; nil sends only
     /// packets that fit one write. The session sets it once it knows the device's parameters.
     public var reassemblyBufferSize: Int? {
-        get { state.withLock { $0.reassemblyBufferSize } }
-        set { state.withLock { $0.reassemblyBufferSize = newValue.map { max($0, 0) } } }
+        get { core.reassemblyBuffer }
+        set { core.reassemblyBuffer = newValue }
     }
 
     /// The session's report of the device's `buf_size` (once it negotiated): the device reassembles
     /// writes into a buffer that size (Nordic's libraries assume the same of a device that answers
     /// the parameters command). A reassembly buffer given in the configuration wins.
     public func setDeviceBufferSize(_ size: Int?) async {
-        guard configuration.reassemblyBufferSize == nil, configuration.deviceReassembles else { return }
-        reassemblyBufferSize = size
+        core.deviceReported(bufferSize: size)
     }
 
     /// The ATT_MTU of the current (or last) connection; 23 before the first.
-    public var mtu: Int { state.withLock { $0.mtu } }
+    public var mtu: Int { core.mtu }
 
     /// The largest SMP packet sent: the reassembly buffer when the device reassembles and it is
     /// larger than one write, else ATT_MTU − 3.
     public var maximumPacketSize: Int {
-        get async { state.withLock { SMPOverGATTWrites.packetLimit(mtu: $0.mtu, reassemblyBuffer: $0.reassemblyBufferSize) } }
+        get async { core.maximumPacketSize }
     }
 
     /// One write's value: ATT_MTU − 3.
     public var linkUnit: Int {
-        get async { state.withLock { $0.mtu } - 3 }
+        get async { core.linkUnit }
     }
 
     /// Connects (or reconnects after a disconnect): new bearer, MTU exchange, discovery, CCCD.
     /// Does nothing while connected.
     public func connect() async throws(SMPTransportError) {
-        try await connectGate.withGate { () async throws(SMPTransportError) in
+        try await core.connectGate.withGate { () async throws(SMPTransportError) in
             try await establish()
         }
     }
@@ -138,31 +129,30 @@ public final class BLETransport: SMPTransport {
         } catch {
             throw .unreachable(error.description)
         }
-        let gattClock = GATTClock(clock, taskExecutor: clock.taskExecutor)
+        let gattClock = GATTClock(core.clock, taskExecutor: core.clock.taskExecutor)
         let client = GATTClient(
             bearer: bearer,
             configuration: GATTClient.Configuration(preferredMTU: configuration.preferredMTU, transactionTimeout: configuration.transactionTimeout),
-            clock: gattClock, logger: logger)
+            clock: gattClock, logger: core.logger)
         let link: Link
         do {
             link = try await setUp(client)
         } catch {
             await client.close()
+            if let pairing = Self.pairingRequired(error) { throw .unreachable("\(connector): \(pairing)") }
             throw .unreachable("\(connector): \(error)")
         }
         let stale = state.withLock { s -> Bool in
             if s.closed { return true }
             s.link = link
-            s.mtu = link.mtu
             return false
         }
         if stale {
             await client.close()
             throw .closed
         }
-        logger.info("connected to \(connector): ATT MTU \(link.mtu)")
         startForwarding(link)
-        eventSink.yield(.connected)
+        core.connected(mtu: link.mtu, "connected to \(connector): ATT MTU \(link.mtu)")
     }
 
     /// MTU exchange, discovery of the SMP service, characteristic and CCCD, notifications on.
@@ -186,28 +176,33 @@ public final class BLETransport: SMPTransport {
         return Link(client: client, valueHandle: characteristic.valueHandle, mtu: mtu, generation: generation)
     }
 
+    /// The line for a device that refused an ATT request because the link is not paired and
+    /// encrypted (Zephyr's `CONFIG_MCUMGR_TRANSPORT_BT_PERM_RW_AUTHEN`, on by default with
+    /// `CONFIG_BT_SMP`); nil for any other failure.
+    static func pairingRequired(_ error: GATTError) -> String? {
+        guard case .att(let response) = error,
+            [ATTErrorCode.insufficientAuthentication, .insufficientEncryption, .encryptionKeySizeTooShort, .insufficientAuthorization].contains(response.code)
+        else { return nil }
+        return "the device requires pairing (\(response)): pair it first (`bluetoothctl pair ADDRESS`), "
+            + "or let the kernel pair as it connects (--ble-security medium or high; security= in a connection string)"
+    }
+
     /// Feeds one connection's notifications through a fresh assembler until the bearer closes.
     private func startForwarding(_ link: Link) {
-        let sink = eventSink
-        let logger = self.logger
-        clock.task {
+        let core = self.core
+        core.clock.task {
             var assembler = SMPPacketAssembler.responses()
             var reason = "the link ended"
             for await event in link.client.events {
                 switch event {
                 case .notification(_, let value), .indication(_, let value):
-                    assembler.append(value) { output in
-                        switch output {
-                        case .packet(let packet): sink.yield(.received(packet))
-                        case .skipped(let error): logger.notice("notification bytes dropped: \(error)")
-                        }
-                    }
+                    core.notified(value, assembler: &assembler)
                 case .closed(let why):
                     reason = why
                 }
             }
             let partial = assembler.reset()
-            if partial > 0 { logger.debug("dropped \(partial) bytes of a partial response") }
+            if partial > 0 { core.logger.debug("dropped \(partial) bytes of a partial response") }
             self.linkEnded(link, reason: reason)
         }
     }
@@ -219,17 +214,16 @@ public final class BLETransport: SMPTransport {
             return !s.closed
         }
         guard current else { return }
-        logger.info("disconnected from \(connector): \(reason)")
-        eventSink.yield(.disconnected(reason: reason))
+        core.disconnected(reason, what: "\(connector)")
     }
 
     /// Sends one SMP packet as consecutive Write Commands of at most ATT_MTU − 3 bytes.
     public func send(_ packet: [UInt8]) async throws(SMPTransportError) {
-        try await sendGate.withGate { () async throws(SMPTransportError) in
-            let (link, closed, buffer) = state.withLock { ($0.link, $0.closed, $0.reassemblyBufferSize) }
+        try await core.sendGate.withGate { () async throws(SMPTransportError) in
+            let (link, closed) = state.withLock { ($0.link, $0.closed) }
             if closed { throw .closed }
             guard let link else { throw .notConnected }
-            for write in try SMPOverGATTWrites.writes(of: packet, mtu: link.mtu, reassemblyBuffer: buffer) {
+            for write in try core.writes(of: packet, mtu: link.mtu) {
                 do throws(GATTError) {
                     try await link.client.writeWithoutResponse(Array(write), to: link.valueHandle)
                 } catch {
@@ -248,6 +242,6 @@ public final class BLETransport: SMPTransport {
             return s.link
         }
         await link?.client.close()
-        eventSink.finish()
+        core.finish()
     }
 }

@@ -177,6 +177,25 @@ struct BLETransportTests {
         }
     }
 
+    @Test("a device that takes writes only on an encrypted link refuses the CCCD write: connect() fails in one line that says it needs pairing")
+    func pairingRequired() async throws {
+        let device = SimulatedDevice(configuration: BLEFixtures.configuration(), logger: BLEFixtures.quietLogger)
+        let peripheral = await SimulatorGATTPeripheral.start(
+            device: device, configuration: GATTPeripheralConfiguration(requiresEncryption: true), logger: BLEFixtures.quietLogger)
+        let transport = BLETransport(connector: BLEFixtures.connector(peripheral), logger: BLEFixtures.quietLogger)
+        try await guarded(cleanup: { await transport.close(); await peripheral.close() }) { () async throws in
+            await #expect(
+                throws: SMPTransportError.unreachable(
+                    "simulated device: the device requires pairing (ATT_WRITE_REQ on handle 0x0013 failed: Insufficient Authentication (0x05)): "
+                        + "pair it first (`bluetoothctl pair ADDRESS`), or let the kernel pair as it connects "
+                        + "(--ble-security medium or high; security= in a connection string)")
+            ) { try await transport.connect() }
+            // Discovery was open to it; the refusal came at the subscription, and nothing reached the device.
+            #expect(await !peripheral.notificationsEnabled())
+            #expect(await device.requestLog.isEmpty)
+        }
+    }
+
     @Test("a device that is rebooting refuses the connection with a clear error; close() finishes the events")
     func refusedWhileRebooting() async throws {
         let (device, peripheral, transport) = try await BLEFixtures.connected()

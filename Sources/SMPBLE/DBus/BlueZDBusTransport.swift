@@ -56,22 +56,16 @@ public final class BlueZDBusTransport: SMPTransport {
     }
 
     /// Whole SMP packets from the device and link changes.
-    public let events: SMPTransportEvents
+    public var events: SMPTransportEvents { core.events }
     /// The configuration the transport was made with.
     public let configuration: Configuration
 
-    private let eventSink: SMPTransportEvents.Continuation
-    private let clock: SMPClock
-    private let logger: Logger
-    private let state: Mutex<State>
-    private let connectGate = AsyncGate()
-    private let sendGate = AsyncGate()
+    private let core: GATTTransportCore
+    private let state = Mutex(State())
 
     private struct State {
         var bluez: BlueZDBus?
         var link: Link?
-        var mtu = 23
-        var reassemblyBufferSize: Int?
         var generation = 0
         var closed = false
         var devicePath: String?
@@ -120,10 +114,8 @@ public final class BlueZDBusTransport: SMPTransport {
     /// Makes a transport; nothing is opened before `connect()`.
     public init(configuration: Configuration, clock: SMPClock = .continuous, logger: Logger = Logger(label: "smp.bluez")) {
         self.configuration = configuration
-        self.clock = clock
-        self.logger = logger
-        self.state = Mutex(State(reassemblyBufferSize: configuration.reassemblyBufferSize))
-        (events, eventSink) = SMPTransportEvents.makeStream()
+        self.core = GATTTransportCore(
+            reassemblyBuffer: configuration.reassemblyBufferSize, deviceReassembles: configuration.deviceReassembles, clock: clock, logger: logger)
     }
 
     /// Whether bluetoothd answers on the system bus (the test `mcumgr --ble` makes to choose this transport).
@@ -132,30 +124,29 @@ public final class BlueZDBusTransport: SMPTransport {
     }
 
     /// The ATT MTU of the current (or last) connection, as `AcquireWrite` reported it; 23 before the first.
-    public var mtu: Int { state.withLock { $0.mtu } }
+    public var mtu: Int { core.mtu }
 
     /// The largest SMP packet sent: the reassembly buffer when the device reassembles and it is
     /// larger than one write, else ATT_MTU − 3.
     public var maximumPacketSize: Int {
-        get async { state.withLock { SMPOverGATTWrites.packetLimit(mtu: $0.mtu, reassemblyBuffer: $0.reassemblyBufferSize) } }
+        get async { core.maximumPacketSize }
     }
 
     /// One write's value: ATT_MTU − 3.
     public var linkUnit: Int {
-        get async { state.withLock { $0.mtu } - 3 }
+        get async { core.linkUnit }
     }
 
     /// The session's report of the device's `buf_size`: the device reassembles writes into it.
     public func setDeviceBufferSize(_ size: Int?) async {
-        guard configuration.reassemblyBufferSize == nil, configuration.deviceReassembles else { return }
-        state.withLock { $0.reassemblyBufferSize = size.map { max($0, 0) } }
+        core.deviceReported(bufferSize: size)
     }
 
     // MARK: Connecting
 
     /// Connects (or reconnects after a link loss); does nothing while connected.
     public func connect() async throws(SMPTransportError) {
-        try await connectGate.withGate { () async throws(SMPTransportError) in
+        try await core.connectGate.withGate { () async throws(SMPTransportError) in
             let (current, closed) = state.withLock { ($0.link, $0.closed) }
             if closed { throw .closed }
             if let current, current.endReason.withLock({ $0 }) == nil { return }
@@ -188,9 +179,9 @@ public final class BlueZDBusTransport: SMPTransport {
         let adapterName = String(adapter.split(separator: "/").last ?? "")
         let search = try BLEPeerSearch(configuration.peer, addressType: configuration.addressType)
         let device = try await bluez.findDevice(
-            search, adapter: adapter, adapterName: adapterName, timeout: configuration.scanTimeout, clock: clock, logger: logger)
+            search, adapter: adapter, adapterName: adapterName, timeout: configuration.scanTimeout, clock: core.clock, logger: core.logger)
         state.withLock { $0.devicePath = device.path }
-        try await bluez.connect(device, timeout: configuration.connectTimeout, clock: clock)
+        try await bluez.connect(device, timeout: configuration.connectTimeout, clock: core.clock)
         let characteristic = try await bluez.smpCharacteristic(of: device)
         let link: Link
         do {
@@ -202,16 +193,15 @@ public final class BlueZDBusTransport: SMPTransport {
         let stale = state.withLock { s -> Bool in
             if s.closed { return true }
             s.link = link
-            s.mtu = link.mtu
             return false
         }
         if stale {
             await release(link, bluez: bluez)
             throw .io("the transport was closed")
         }
-        logger.info("connected to \(device.address) through bluetoothd: ATT MTU \(link.mtu)\(link.notifyDescriptor == nil ? " (WriteValue/StartNotify)" : "")")
         startForwarding(link, bluez: bluez)
-        eventSink.yield(.connected)
+        core.connected(
+            mtu: link.mtu, "connected to \(device.address) through bluetoothd: ATT MTU \(link.mtu)\(link.notifyDescriptor == nil ? " (WriteValue/StartNotify)" : "")")
     }
 
     /// Acquires the characteristic's descriptors (or subscribes to its notifications) and watches the device.
@@ -287,7 +277,7 @@ public final class BlueZDBusTransport: SMPTransport {
         } catch {
             switch error.name {
             case "org.bluez.Error.NotSupported", "org.bluez.Error.NotPermitted", "org.bluez.Error.Failed", "org.freedesktop.DBus.Error.UnknownMethod":
-                logger.info("\(method) not available (\(error)): falling back to WriteValue/StartNotify")
+                core.logger.info("\(method) not available (\(error)): falling back to WriteValue/StartNotify")
                 return nil
             default:
                 throw bluez.translate(error, while: method)
@@ -330,10 +320,9 @@ public final class BlueZDBusTransport: SMPTransport {
 
     /// Feeds one connection's notifications through a fresh assembler until the link ends.
     private func startForwarding(_ link: Link, bluez: BlueZDBus) {
-        let sink = eventSink
-        let logger = self.logger
+        let core = self.core
         if let notify = link.notifyDescriptor {
-            clock.task {
+            core.clock.task {
                 while let read = await notify.read() {
                     switch read {
                     case .bytes(let value): link.valueSink.yield(value)
@@ -343,15 +332,10 @@ public final class BlueZDBusTransport: SMPTransport {
                 }
             }
         }
-        clock.task {
+        core.clock.task {
             var assembler = SMPPacketAssembler.responses()
             for await value in link.values {
-                for output in assembler.append(value) {
-                    switch output {
-                    case .packet(let packet): sink.yield(.received(packet))
-                    case .skipped(let error): logger.notice("notification bytes dropped: \(error)")
-                    }
-                }
+                core.notified(value, assembler: &assembler)
             }
             await self.linkEnded(link, bluez: bluez)
         }
@@ -366,8 +350,7 @@ public final class BlueZDBusTransport: SMPTransport {
             return !s.closed
         }
         guard current else { return }
-        logger.info("disconnected: \(reason)")
-        eventSink.yield(.disconnected(reason: reason))
+        core.disconnected(reason, what: link.devicePath)
     }
 
     /// Gives back what the link holds: descriptors closed (bluetoothd releases its side), the signal handler removed.
@@ -382,17 +365,17 @@ public final class BlueZDBusTransport: SMPTransport {
 
     /// Sends one SMP packet as consecutive writes of at most ATT_MTU − 3 bytes.
     public func send(_ packet: [UInt8]) async throws(SMPTransportError) {
-        try await sendGate.withGate { () async throws(SMPTransportError) in
+        try await core.sendGate.withGate { () async throws(SMPTransportError) in
             try await sendNow(packet)
         }
     }
 
     private func sendNow(_ packet: [UInt8]) async throws(SMPTransportError) {
-        let (link, closed, buffer, bluez) = state.withLock { ($0.link, $0.closed, $0.reassemblyBufferSize, $0.bluez) }
+        let (link, closed, bluez) = state.withLock { ($0.link, $0.closed, $0.bluez) }
         if closed { throw .closed }
         guard let link, let bluez else { throw .notConnected }
         if let reason = link.endReason.withLock({ $0 }) { throw .disconnected(reason: reason) }
-        for piece in try SMPOverGATTWrites.writes(of: packet, mtu: link.mtu, reassemblyBuffer: buffer) {
+        for piece in try core.writes(of: packet, mtu: link.mtu) {
             let write = Array(piece)
             switch link.writer {
             case .descriptor(let descriptor):
@@ -439,7 +422,7 @@ public final class BlueZDBusTransport: SMPTransport {
             if let devicePath { await bluez.disconnect(devicePath) }
             await bluez.bus.close()
         }
-        if !wasClosed { eventSink.finish() }
+        if !wasClosed { core.finish() }
     }
 }
 

@@ -13,13 +13,21 @@ public struct GATTPeripheralConfiguration: Sendable, Hashable {
     /// peripheral that advertises a name serves the same one here, as a Zephyr device does
     /// (`CONFIG_BT_DEVICE_NAME`): bluetoothd shows the name it read over GATT once connected.
     public var deviceName: String?
+    /// Whether the SMP characteristic and its CCCD take writes only on an encrypted link, as a
+    /// Zephyr device built with `CONFIG_MCUMGR_TRANSPORT_BT_PERM_RW_AUTHEN` does. The simulator
+    /// never encrypts, so a central that has not paired gets Insufficient Authentication (0x05)
+    /// for its CCCD write: the device that needs pairing.
+    public var requiresEncryption: Bool
 
-    /// Makes a configuration; by default MTU 498, reassembly on, an instant link.
-    public init(maximumMTU: Int = 498, reassembly: Bool = true, link: BLELinkModel? = nil, deviceName: String? = nil) {
+    /// Makes a configuration; by default MTU 498, reassembly on, an instant link, no pairing needed.
+    public init(
+        maximumMTU: Int = 498, reassembly: Bool = true, link: BLELinkModel? = nil, deviceName: String? = nil, requiresEncryption: Bool = false
+    ) {
         self.maximumMTU = min(max(maximumMTU, 23), 517)
         self.reassembly = reassembly
         self.link = link
         self.deviceName = deviceName
+        self.requiresEncryption = requiresEncryption
     }
 }
 

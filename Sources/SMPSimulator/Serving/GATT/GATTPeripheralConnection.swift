@@ -38,7 +38,9 @@ actor GATTPeripheralConnection {
         self.logger = logger
         self.uplink = configuration.link.map { BLELinkPacer(model: $0, clock: clock) }
         self.downlink = configuration.link.map { BLELinkPacer(model: $0, clock: clock) }
-        self.server = SMPATTServer(database: SMPGATTDatabase(deviceName: configuration.deviceName ?? device.configuration.nodeName), maximumMTU: configuration.maximumMTU)
+        self.server = SMPATTServer(
+            database: SMPGATTDatabase(deviceName: configuration.deviceName ?? device.configuration.nodeName), maximumMTU: configuration.maximumMTU,
+            requiresEncryption: configuration.requiresEncryption)
         self.reassembler = SMPWriteReassembler(bufferSize: device.configuration.bufferSize, reassembles: configuration.reassembly)
         (responses, responseSink) = AsyncStream.makeStream(of: PendingResponse.self)
     }

@@ -25,12 +25,16 @@ struct SMPATTServer {
     let maximumMTU: Int
     /// The ATT_MTU in force.
     private(set) var mtu = 23
+    /// Whether the SMP characteristic and its CCCD take writes only on an encrypted link (never,
+    /// here: this server does not encrypt, so such writes are refused).
+    let requiresEncryption: Bool
     /// The CCCD value: bit 0 notifications, bit 1 indications.
     private(set) var clientConfiguration: UInt16 = 0
 
-    init(database: SMPGATTDatabase, maximumMTU: Int) {
+    init(database: SMPGATTDatabase, maximumMTU: Int, requiresEncryption: Bool = false) {
         self.database = database
         self.maximumMTU = min(max(maximumMTU, 23), 517)
+        self.requiresEncryption = requiresEncryption
     }
 
     /// Whether the client asked for notifications.
@@ -94,6 +98,11 @@ struct SMPATTServer {
 
     private mutating func write(_ handle: UInt16, _ value: [UInt8], acknowledged: Bool) -> Action {
         let opcode: ATTOpcode = acknowledged ? .writeRequest : .writeCommand
+        if requiresEncryption, handle == SMPGATTDatabase.smpValueHandle || handle == SMPGATTDatabase.cccdHandle {
+            // Zephyr's answer to an unencrypted link when the attribute needs an authenticated one.
+            guard acknowledged else { return .ignore("a write command to handle \(handle) on a link that is not encrypted") }
+            return error(opcode, handle, .insufficientAuthentication)
+        }
         switch handle {
         case SMPGATTDatabase.smpValueHandle:
             return .smpWrite(value, acknowledged: acknowledged)
