@@ -58,7 +58,7 @@ struct BlueZVMTests {
     }
 
     @Test(
-        "the socket path fails in one line with exit status 3, in bounded time",
+        "the socket path (and our own LE host, for a device that needs pairing) fails in one line with exit status 3, in bounded time",
         arguments: [
             ("no-adapter", "no Bluetooth adapter"),
             ("powered-off", "is powered off: power it on with `btmgmt --index 0 power on`"),
@@ -67,6 +67,8 @@ struct BlueZVMTests {
             ("address-not-found", "no connection to C0:5A:17:00:00:99 (random) within 10.0 seconds"),
             ("permission", "permission denied"),
             ("busy", "is connected through bluetoothd, which holds its ATT channel: disconnect it first (`bluetoothctl disconnect C0:5A:17:00:00:01`"),
+            ("pairing", "the device requires pairing (ATT_WRITE_REQ on handle 0x0013 failed: Insufficient Authentication (0x05)): pair it first"),
+            ("user-central-pairing", "the device requires a paired, encrypted link (ATT Insufficient Authentication (0x05)); this HCI host does not pair or encrypt"),
         ])
     func failure(check: String, phrase: String) async throws {
         let result = try await BLEChecksRun.result()

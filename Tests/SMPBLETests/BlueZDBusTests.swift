@@ -33,6 +33,15 @@ struct BlueZDBusTests {
         }
     }
 
+    @Test("'Notify acquired' (bluetoothd holds the notifications for another client) is busy, not a permission the user lacks")
+    func notifyAcquired() {
+        let error = BlueZDBus.translate(DBusCallError(name: "org.bluez.Error.NotPermitted", message: "Notify acquired"), while: "enabling notifications")
+        #expect(error == .busy(
+            "bluetoothd holds the SMP characteristic's notifications for another client (enabling notifications: Notify acquired): close the other program, or restart bluetoothd (`systemctl restart bluetooth`)"))
+        let policy = BlueZDBus.translate(DBusCallError(name: "org.bluez.Error.NotPermitted", message: "Not allowed"), while: "connecting")
+        #expect(policy == .permissionDenied(policy.description))
+    }
+
     @Test("GetManagedObjects' answer: adapters powered or not, devices under them with their SMP service")
     func objects() throws {
         let smp = DBusValue.variant(.array(element: "s", [.string("8d53dc1d-1db7-4cd3-868b-8a527460aa84")]))

@@ -14,7 +14,9 @@
 # user:0; the device silent for a while (--disconnect-at alone) for the socket path without it.
 # The simulator asks for other connection parameters 5 s into each upgrade's connection (as a
 # Zephyr peripheral does); one check lets the kernel connect on its own so that bluetoothd's GATT
-# client holds the link's ATT channel.
+# client holds the link's ATT channel. A device that needs pairing (--ble-require-pairing) is
+# refused in one line through the kernel's socket and through our own LE host (the D-Bus path is
+# not checked: bluetoothd 5.66 leaves its AcquireNotify unanswered then, see docs/blevm.md).
 #
 # Inputs ($BLEVM_IN): image-a.bin and image-b.bin, MCUboot images of at least 200 KiB, and
 # python.tar, smpmgr and its packages (made by scripts/blevm/ble-inputs.sh). Results ($BLEVM_OUT): checks/NAME.{status,ms,out,err} for every
@@ -321,6 +323,21 @@ c_fail_permission() {
     timeout -k 5 60 mcumgr --ble $NAME echo hi
 }
 
+# A device that needs pairing (--ble-require-pairing: its CCCD takes writes only on an encrypted
+# link, which the simulator never makes, as a Zephyr device built with
+# CONFIG_MCUMGR_TRANSPORT_BT_PERM_RW_AUTHEN answers an unpaired central): each path fails in one line.
+c_pairing_sim() { start_sim --ble-require-pairing; }
+c_fail_pairing() { fails_with pairing 'the device requires pairing' 40 mg $SOCK $ADDRESS --ble-type random echo hi; }
+c_user_central_fail_pairing() {
+  hciconfig hci0 down || return 1
+  # A fresh peripheral: the kernel's last link to it ended with hci0's reset, which btvirt does not report to the peer.
+  c_pairing_sim || return 1
+  fails_with user-central-pairing 'requires a paired, encrypted link' 40 mg --hci user:0 --ble $ADDRESS --ble-type random echo hi
+  status=$?
+  hciconfig hci0 up
+  return $status
+}
+
 # --- bluetoothd's D-Bus API (--bluez) --------------------------------------------------------------
 
 bluez_owned() {
@@ -497,6 +514,8 @@ check bluez-fail-powered-off c_bluez_fail_powered_off
 check bluez-fail-unknown-adapter c_bluez_fail_unknown_adapter
 check bluez-fail-name-not-found c_bluez_fail_name_not_found
 check bluez-fail-permission c_bluez_fail_permission
+check pairing-sim c_pairing_sim
+check fail-pairing c_fail_pairing
 
 # smpmgr over bleak (D-Bus), and the upload times of the three paths through BlueZ.
 check smpmgr-sim c_sim
@@ -527,6 +546,9 @@ check fail-unknown-adapter c_fail_unknown_adapter
 check fail-name-not-found c_fail_name_not_found
 check fail-address-not-found c_fail_address_not_found
 check fail-permission c_fail_permission
+check nobluetoothd-pairing-sim c_pairing_sim
+check nobluetoothd-fail-pairing c_fail_pairing
+check user-central-fail-pairing c_user_central_fail_pairing
 
 # Our own LE host as the central, on hci0's user channel.
 check user-central-sim c_sim

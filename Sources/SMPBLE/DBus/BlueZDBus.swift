@@ -128,6 +128,10 @@ struct BlueZDBus: Sendable {
     static func translate(_ error: DBusCallError, while doing: String) -> BLEError {
         let detail = error.message.isEmpty ? error.name : error.message
         switch error.name {
+        case "org.bluez.Error.NotPermitted" where error.message.lowercased().contains("acquired"):
+            // bluetoothd's answer while another client (or a subscription it never released) holds them.
+            return .busy(
+                "bluetoothd holds the SMP characteristic's notifications for another client (\(doing): \(detail)): close the other program, or restart bluetoothd (`systemctl restart bluetooth`)")
         case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
             return .bluetoothdUnavailable("bluetoothd is not running (\(doing): \(detail)); start it with `systemctl start bluetooth`, or use --ble-socket")
         case "org.freedesktop.DBus.Error.AccessDenied", "org.freedesktop.DBus.Error.AuthFailed", "org.bluez.Error.NotPermitted":
