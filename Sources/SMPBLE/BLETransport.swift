@@ -180,9 +180,7 @@ public final class BLETransport: SMPTransport {
     /// encrypted (Zephyr's `CONFIG_MCUMGR_TRANSPORT_BT_PERM_RW_AUTHEN`, on by default with
     /// `CONFIG_BT_SMP`); nil for any other failure.
     static func pairingRequired(_ error: GATTError) -> String? {
-        guard case .att(let response) = error,
-            [ATTErrorCode.insufficientAuthentication, .insufficientEncryption, .encryptionKeySizeTooShort, .insufficientAuthorization].contains(response.code)
-        else { return nil }
+        guard case .att(let response) = error, response.code.needsPairing else { return nil }
         return "the device requires pairing (\(response)): pair it first (`bluetoothctl pair ADDRESS`), "
             + "or let the kernel pair as it connects (--ble-security medium or high; security= in a connection string)"
     }

@@ -170,9 +170,7 @@ public final class LEConnection: Sendable {
         // Error Response: opcode 0x01, request opcode, handle (2), error code.
         guard payload.count >= 5, payload[0] == 0x01 else { return }
         let code = ATTErrorCode(rawValue: payload[4])
-        guard [ATTErrorCode.insufficientAuthentication, .insufficientEncryption, .encryptionKeySizeTooShort, .insufficientAuthorization]
-            .contains(code)
-        else { return }
+        guard code.needsPairing else { return }
         let text = "the device requires a paired, encrypted link (ATT \(code)); this HCI host does not pair or encrypt"
         link.withLockedValue { if $0.securityRequired == nil { $0.securityRequired = text } }
         host.logger.warning("\(text)")

@@ -35,7 +35,7 @@ public final class HCIBLETransport: SMPTransport {
             try await transport.connect()
         } catch {
             if let security = session.securityRequired {
-                throw .unreachable("\(security); pair it through BlueZ (--ble with security=medium) or build the device with CONFIG_MCUMGR_TRANSPORT_BT_PERM_RW (no authentication)")
+                throw .unreachable("\(security); pair it through BlueZ (--ble with --ble-security medium) or build the device with CONFIG_MCUMGR_TRANSPORT_BT_PERM_RW (no authentication)")
             }
             throw error
         }
