@@ -416,11 +416,16 @@ public final class BlueZDBusTransport: SMPTransport {
             if let link {
                 await release(link, bluez: bluez)
                 if link.notifyDescriptor == nil {
+                    core.logger.debug("closing: StopNotify on \(link.characteristicPath)")
                     _ = try? await bluez.call(link.characteristicPath, BlueZDBus.characteristicInterface, "StopNotify", timeout: .seconds(5), while: "StopNotify")
                 }
             }
-            if let devicePath { await bluez.disconnect(devicePath) }
+            if let devicePath {
+                core.logger.debug("closing: Disconnect \(devicePath)")
+                await bluez.disconnect(devicePath)
+            }
             await bluez.bus.close()
+            core.logger.debug("closing: the D-Bus connection is closed")
         }
         if !wasClosed { core.finish() }
     }

@@ -151,14 +151,15 @@ final class DBusConnection: Sendable {
     /// Runs `body` on the connection's thread; after ``close()``, returns a failure without running it.
     private func submit<T: Sendable>(_ body: @escaping @Sendable (OpaquePointer) -> Result<T, DBusCallError>) async -> Result<T, DBusCallError> {
         await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, DBusCallError>, Never>) in
+            // The wake-up is written under the lock: once `closing` is seen the thread may close the
+            // pipe, and a write after that would land on a closed (or reused) descriptor.
             let accepted = state.withLock { s -> Bool in
                 guard !s.closing else { return false }
                 s.jobs.append { connection in continuation.resume(returning: body(connection)) }
+                wake.signal()
                 return true
             }
-            if accepted {
-                wake.signal()
-            } else {
+            if !accepted {
                 continuation.resume(returning: .failure(DBusCallError(name: "org.freedesktop.DBus.Error.Disconnected", message: "the D-Bus connection is closed")))
             }
         }
@@ -171,9 +172,10 @@ final class DBusConnection: Sendable {
                 if s.closed { return true }
                 s.closing = true
                 s.closeWaiters.append(continuation)
+                wake.signal()
                 return false
             }
-            if done { continuation.resume() } else { wake.signal() }
+            if done { continuation.resume() }
         }
     }
 
