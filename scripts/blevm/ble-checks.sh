@@ -72,8 +72,8 @@ mg() { timeout -k 5 300 mcumgr "$@"; odd_status $?; }
 # The same as an unprivileged user (smpuser, uid 1000, no groups, no capabilities), through D-Bus.
 mg_user() { setpriv --reuid=1000 --regid=1000 --clear-groups --inh-caps=-all env HOME=/tmp timeout -k 5 300 mcumgr "$@"; odd_status $?; }
 # odd_status STATUS: says on standard error what status mcumgr ended with, unless 0 or 3 (the
-# transport failure the fails_with checks expect, one line): 1 with no message of mcumgr's before
-# it is a library's _exit, 124 the backstop, 128+N signal N.
+# transport failure the fails_with checks expect, one line). 1 is a device error, or, with no line
+# of mcumgr's before it, a library's _exit; 124 the backstop; 128+N signal N.
 odd_status() {
   case $1 in
     0|3) ;;

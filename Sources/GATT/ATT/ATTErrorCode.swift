@@ -67,13 +67,13 @@ public struct ATTErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
         0xFE: "Procedure Already in Progress", 0xFF: "Out of Range",
     ]
 
-    /// The spec's name, e.g. "Attribute Not Found"; application and reserved codes are named by range.
     /// Whether the server refused because the link lacks pairing: authentication, authorization,
     /// encryption or its key size (0x05, 0x08, 0x0C, 0x0F).
     public var needsPairing: Bool {
         [Self.insufficientAuthentication, .insufficientAuthorization, .encryptionKeySizeTooShort, .insufficientEncryption].contains(self)
     }
 
+    /// The spec's name, e.g. "Attribute Not Found"; application and reserved codes are named by range.
     public var name: String {
         if let name = Self.names[rawValue] { return name }
         switch rawValue {
